@@ -1,0 +1,95 @@
+# The `series` file and how one entry becomes one commit.  Sourced, not run.
+#
+# `series` is in quilt format: one patch path a line, `#` comments.  A line
+# "#+ PATH..." just above a patch names the new files that enter the tree in
+# that patch's commit, copied from the repository as they are.  The name
+# MAINTAINERS there means our MAINTAINERS entry (the top-level file, alone),
+# inserted into the kernel's MAINTAINERS in sorted position.
+
+# series_entries FILE: print "PATCH [NEWFILE...]" for each entry.
+series_entries()
+{
+	awk '/^#\+/ { sub(/^#\+[ \t]*/, ""); files = $0; next }
+	     /^#/ || NF == 0 { next }
+	     { print $1 (files == "" ? "" : " " files); files = "" }' "$1"
+}
+
+# series_key PREV PATCH [NEWFILE...]: a hash of everything that makes the
+# entry's commit, chained to the key of the entry before it.  Run in $TOP.
+series_key()
+{
+	local prev=$1 f
+	shift
+	{
+		echo "$prev"
+		for f in "$@"; do
+			echo "== $f"
+			cat "$TOP/$f"
+		done
+	} | sha1sum | cut -d' ' -f1
+}
+
+# maintainers_insert ENTRY KERNEL_MAINTAINERS: print the kernel's MAINTAINERS
+# with ENTRY inserted before the first entry whose title sorts after ours.
+maintainers_insert()
+{
+	awk -v entry="$1" '
+		BEGIN {
+			while ((getline line < entry) > 0)
+				block = block line "\n"
+			split(block, l, "\n")
+			title = toupper(l[1])
+		}
+		/^Maintainers List/ { list = 1 }
+		list && !done && prev == "" && $0 ~ /^[A-Z0-9]/ &&
+		    toupper($0) > title && $0 != "Maintainers List" {
+			printf "%s\n", block
+			done = 1
+		}
+		{ print; prev = $0 }
+	' "$2"
+}
+
+# series_apply TOP PATCH [NEWFILE...]: in the current directory (a kernel
+# git tree), commit PATCH's change plus the new files, with PATCH's author,
+# date and message.  The committer is the author, so the commit is the same
+# every time it is made.
+series_apply()
+{
+	local top=$1 patch=$2 f tmp
+	shift 2
+	tmp=$(mktemp -d)
+	git mailinfo "$tmp/msg" "$tmp/diff" < "$top/$patch" > "$tmp/info"
+	if [ -s "$tmp/diff" ] &&
+	   ! git apply --index "$tmp/diff" 2>"$tmp/err"; then
+		echo "kit: $patch does not apply:" >&2
+		cat "$tmp/err" >&2
+		rm -rf "$tmp"
+		exit 1
+	fi
+	for f in "$@"; do
+		if [ "$f" = MAINTAINERS ]; then
+			maintainers_insert "$top/MAINTAINERS" MAINTAINERS > "$tmp/M"
+			cat "$tmp/M" > MAINTAINERS
+		else
+			mkdir -p "$(dirname "$f")"
+			cp "$top/$f" "$f"
+		fi
+		git add "$f"
+	done
+	{
+		sed -n 's/^Subject: //p' "$tmp/info"
+		if [ -s "$tmp/msg" ]; then
+			echo
+			cat "$tmp/msg"
+		fi
+	} > "$tmp/commit"
+	GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$tmp/info") \
+	GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$tmp/info") \
+	GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' "$tmp/info") \
+	GIT_COMMITTER_NAME=$(sed -n 's/^Author: //p' "$tmp/info") \
+	GIT_COMMITTER_EMAIL=$(sed -n 's/^Email: //p' "$tmp/info") \
+	GIT_COMMITTER_DATE=$(sed -n 's/^Date: //p' "$tmp/info") \
+		git commit -q --allow-empty --cleanup=verbatim -F "$tmp/commit"
+	rm -rf "$tmp"
+}
