@@ -1,0 +1,1094 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Revokable files.
+ *
+ * A file made revokable when it is opened (O_REVOKABLE, FOP_REVOKABLE, or
+ * its ->open calling revoke_file_install()) gets a struct revokable_file.
+ * It holds a copy of the file's file_operations, the proxy, installed as
+ * file->f_op before the file is visible: every proxy method enters the
+ * file's gate, calls the driver's method and leaves.  Revoking closes the
+ * gate, waits for the calls in flight, tears down what outlives calls and
+ * runs the driver's ->release, once, early.  Files that are not revokable
+ * never get here.
+ *
+ * Copyright (C) 2026 The revokable files authors
+ */
+
+#include <linux/atomic.h>
+#include <linux/file.h>
+#include <linux/filelock.h>
+#include <linux/fs.h>
+#include <linux/io_uring/cmd.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/revoke.h>
+#include <linux/rhashtable.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/syscalls.h>
+#include <linux/wait_bit.h>
+
+/* Added to revokable_file.active when the file is revoked. */
+#define REVOKE_BIAS	INT_MIN
+
+/* revokable_file.flags */
+enum {
+	REVOKE_DEAD,		/* the gate is closed for good */
+	REVOKE_ORPHAN,		/* the revoker gave up waiting, see revoke_one() */
+	REVOKE_RELEASED,	/* the driver's release was claimed */
+	REVOKE_DONE,		/* ... and has returned */
+};
+
+struct revoke_inode_domain;
+
+/*
+ * The state of one revokable file.  Allocated at open, freed at the final
+ * fput() once __fput() no longer looks at file->f_op (revoke_file_free()),
+ * or later, when the last revoker looking at it lets go.
+ */
+struct revokable_file {
+	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
+	atomic_t active;
+	/* REVOKE_* bits */
+	unsigned long flags;
+	/* one for the file, one per revoker holding the state */
+	refcount_t ref;
+	struct file *file;
+	/* the driver's methods; the file's reference on their owner is ours */
+	const struct file_operations *real;
+	/* the domain while the file is in it; changed under domain->lock */
+	struct revoke_domain *domain;
+	/* the per-inode domain @domain belongs to, or NULL if embedded */
+	struct revoke_inode_domain *inode_domain;
+	/* in domain->files, or on a revoker's private list */
+	struct list_head node;
+	/* the task tearing the file down, which may still call the driver */
+	struct task_struct *teardown;
+	/* file->f_op: the methods @real has, each through the gate */
+	struct file_operations proxy;
+};
+
+static inline struct revokable_file *file_revokable(const struct file *file)
+{
+	return container_of(file->f_op, struct revokable_file, proxy);
+}
+
+static inline struct revokable_file *file_revokable_or_null(const struct file *file)
+{
+	return file->f_mode & FMODE_REVOKABLE ? file_revokable(file) : NULL;
+}
+
+static void revoke_put(struct revokable_file *rf)
+{
+	if (refcount_dec_and_test(&rf->ref))
+		kfree(rf);
+}
+
+/*
+ * Per-inode domains, for revoke(2): an rhashtable keyed by the inode, so
+ * that struct inode does not grow.  An entry is created by the first
+ * revokable open of its inode and freed when it has no file and no revoker
+ * left; each file in the domain holds a reference.  Lookups are under RCU;
+ * insertion and removal under revoke_inodes_lock.
+ */
+struct revoke_inode_domain {
+	struct rhash_head hash;
+	const struct inode *inode;
+	refcount_t ref;
+	struct revoke_domain domain;
+	struct rcu_head rcu;
+};
+
+static const struct rhashtable_params revoke_inode_params = {
+	.key_len	= sizeof(const struct inode *),
+	.key_offset	= offsetof(struct revoke_inode_domain, inode),
+	.head_offset	= offsetof(struct revoke_inode_domain, hash),
+	.automatic_shrinking = true,
+};
+
+static struct rhashtable revoke_inodes;
+static DEFINE_MUTEX(revoke_inodes_lock);
+
+static struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode)
+{
+	struct revoke_inode_domain *id;
+
+	rcu_read_lock();
+	id = rhashtable_lookup(&revoke_inodes, &inode, revoke_inode_params);
+	if (id && !refcount_inc_not_zero(&id->ref))
+		id = NULL;
+	rcu_read_unlock();
+	return id;
+}
+
+static struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode)
+{
+	struct revoke_inode_domain *id, *new;
+
+	id = revoke_inode_domain_find(inode);
+	if (id)
+		return id;
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	new->inode = inode;
+	refcount_set(&new->ref, 1);
+	revoke_domain_init(&new->domain);
+
+	/* Under the lock, an entry in the table has a reference left. */
+	mutex_lock(&revoke_inodes_lock);
+	id = rhashtable_lookup_get_insert_fast(&revoke_inodes, &new->hash,
+					       revoke_inode_params);
+	if (id && !IS_ERR(id))
+		refcount_inc(&id->ref);
+	mutex_unlock(&revoke_inodes_lock);
+	if (!id)
+		return new;
+	kfree(new);
+	return id;
+}
+
+static void revoke_inode_domain_put(struct revoke_inode_domain *id)
+{
+	if (!refcount_dec_and_mutex_lock(&id->ref, &revoke_inodes_lock))
+		return;
+	rhashtable_remove_fast(&revoke_inodes, &id->hash, revoke_inode_params);
+	mutex_unlock(&revoke_inodes_lock);
+	kfree_rcu(id, rcu);
+}
+
+/**
+ * revoke_domain_init - initialise a domain embedded in a filesystem object
+ * @domain: the domain
+ */
+void revoke_domain_init(struct revoke_domain *domain)
+{
+	spin_lock_init(&domain->lock);
+	INIT_LIST_HEAD(&domain->files);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_init);
+
+/* Take @rf out of its domain, if it is still in one.  Called with d->lock. */
+static bool __revoke_domain_del(struct revokable_file *rf)
+{
+	if (!rf->domain)
+		return false;
+	list_del_init(&rf->node);
+	rf->domain = NULL;
+	return true;
+}
+
+/* What taking @rf out of its domain leaves to do, without d->lock. */
+static void revoke_domain_left(struct revokable_file *rf)
+{
+	if (rf->inode_domain)
+		revoke_inode_domain_put(rf->inode_domain);
+}
+
+/*
+ * Take @rf out of its domain if it is in one.  The domain is alive: either
+ * @rf is in it, or a revoker took @rf out and waits for REVOKE_DONE, which
+ * is set only after this.
+ */
+static void revoke_domain_del(struct revokable_file *rf)
+{
+	struct revoke_domain *d = READ_ONCE(rf->domain);
+	bool del = false;
+
+	if (!d)
+		return;
+	spin_lock(&d->lock);
+	if (rf->domain == d)
+		del = __revoke_domain_del(rf);
+	spin_unlock(&d->lock);
+	if (del)
+		revoke_domain_left(rf);
+}
+
+/*
+ * The gate.  A call enters by incrementing @active unless it is negative,
+ * which it is for good once revoke has added REVOKE_BIAS; the revoker then
+ * waits for @active to come down to REVOKE_BIAS.  It is annotated for
+ * lockdep as a read lock, like kernfs' active reference, so that revoking
+ * a file from inside one of its own calls is reported.
+ */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+static struct lock_class_key revoke_active_key;
+static struct lockdep_map revoke_active_map =
+	STATIC_LOCKDEP_MAP_INIT("revoke_active", &revoke_active_key);
+#endif
+
+static void revoke_finish(struct revokable_file *rf);
+
+static bool revoke_enter(struct revokable_file *rf)
+{
+	if (!atomic_inc_unless_negative(&rf->active))
+		return false;
+	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
+	return true;
+}
+
+static void revoke_leave(struct revokable_file *rf)
+{
+	rwsem_release(&revoke_active_map, _RET_IP_);
+	if (likely(atomic_dec_return(&rf->active) != REVOKE_BIAS))
+		return;
+	/* The last call in flight of a revoked file. */
+	if (test_bit(REVOKE_ORPHAN, &rf->flags))
+		revoke_finish(rf);
+	else
+		wake_up_var(&rf->active);
+}
+
+/*
+ * The revoker itself still calls the driver's lock, flock and setlease
+ * methods (through locks_remove_file()) while it tears the file down.
+ */
+static bool revoke_enter_teardown(struct revokable_file *rf)
+{
+	return revoke_enter(rf) || READ_ONCE(rf->teardown) == current;
+}
+
+static void revoke_leave_teardown(struct revokable_file *rf)
+{
+	if (READ_ONCE(rf->teardown) != current)
+		revoke_leave(rf);
+}
+
+/* A revoked character device reads as end of file, like a hung-up tty. */
+static ssize_t revoked_read(struct file *file)
+{
+	return S_ISCHR(file_inode(file)->i_mode) ? 0 : -EIO;
+}
+
+#define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
+			 EPOLLERR | EPOLLHUP)
+
+/* The proxy methods: enter, call the driver, leave. */
+
+static loff_t revoke_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct revokable_file *rf = file_revokable(file);
+	loff_t ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->llseek(file, offset, whence);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_read(struct file *file, char __user *buf, size_t len,
+			   loff_t *pos)
+{
+	struct revokable_file *rf = file_revokable(file);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return revoked_read(file);
+	ret = rf->real->read(file, buf, len, pos);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_write(struct file *file, const char __user *buf,
+			    size_t len, loff_t *pos)
+{
+	struct revokable_file *rf = file_revokable(file);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->write(file, buf, len, pos);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return revoked_read(iocb->ki_filp);
+	ret = rf->real->read_iter(iocb, to);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->write_iter(iocb, from);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_iopoll(struct kiocb *iocb, struct io_comp_batch *iob,
+			 unsigned int flags)
+{
+	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->iopoll(iocb, iob, flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_iterate_shared(struct file *file, struct dir_context *ctx)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->iterate_shared(file, ctx);
+	revoke_leave(rf);
+	return ret;
+}
+
+static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
+{
+	struct revokable_file *rf = file_revokable(file);
+	__poll_t ret;
+
+	if (!revoke_enter(rf))
+		return REVOKED_POLL;
+	ret = rf->real->poll(file, pt);
+	revoke_leave(rf);
+	return ret;
+}
+
+static long revoke_unlocked_ioctl(struct file *file, unsigned int cmd,
+				  unsigned long arg)
+{
+	struct revokable_file *rf = file_revokable(file);
+	long ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->unlocked_ioctl(file, cmd, arg);
+	revoke_leave(rf);
+	return ret;
+}
+
+static long revoke_compat_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	struct revokable_file *rf = file_revokable(file);
+	long ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->compat_ioctl(file, cmd, arg);
+	revoke_leave(rf);
+	return ret;
+}
+
+/*
+ * A mapping outlives the call that made it, and the driver's vm_ops would
+ * run after revoke.  Until mappings are gated too, a revokable file cannot
+ * be mapped.
+ */
+static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return -ENODEV;
+}
+
+static int revoke_flush(struct file *file, fl_owner_t id)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return 0;
+	ret = rf->real->flush(file, id);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_fsync(struct file *file, loff_t start, loff_t end,
+			int datasync)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->fsync(file, start, end, datasync);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_fasync(int fd, struct file *file, int on)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	/* revoke already turned it off; __fput() turning it off is fine */
+	if (!revoke_enter(rf))
+		return on ? -EIO : 0;
+	ret = rf->real->fasync(fd, file, on);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_lock(struct file *file, int cmd, struct file_lock *fl)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter_teardown(rf))
+		return -EIO;
+	ret = rf->real->lock(file, cmd, fl);
+	revoke_leave_teardown(rf);
+	return ret;
+}
+
+static int revoke_flock(struct file *file, int cmd, struct file_lock *fl)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter_teardown(rf))
+		return -EIO;
+	ret = rf->real->flock(file, cmd, fl);
+	revoke_leave_teardown(rf);
+	return ret;
+}
+
+static int revoke_setlease(struct file *file, int arg,
+			   struct file_lease **flp, void **priv)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter_teardown(rf))
+		return -EIO;
+	ret = rf->real->setlease(file, arg, flp, priv);
+	revoke_leave_teardown(rf);
+	return ret;
+}
+
+static unsigned long revoke_get_unmapped_area(struct file *file,
+					      unsigned long addr,
+					      unsigned long len,
+					      unsigned long pgoff,
+					      unsigned long flags)
+{
+	struct revokable_file *rf = file_revokable(file);
+	unsigned long ret;
+
+	if (!revoke_enter(rf))
+		return -ENODEV;
+	ret = rf->real->get_unmapped_area(file, addr, len, pgoff, flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_splice_write(struct pipe_inode_info *pipe,
+				   struct file *file, loff_t *pos, size_t len,
+				   unsigned int flags)
+{
+	struct revokable_file *rf = file_revokable(file);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->splice_write(pipe, file, pos, len, flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static ssize_t revoke_splice_read(struct file *file, loff_t *pos,
+				  struct pipe_inode_info *pipe, size_t len,
+				  unsigned int flags)
+{
+	struct revokable_file *rf = file_revokable(file);
+	ssize_t ret;
+
+	if (!revoke_enter(rf))
+		return revoked_read(file);
+	ret = rf->real->splice_read(file, pos, pipe, len, flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static void revoke_splice_eof(struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	if (!revoke_enter(rf))
+		return;
+	rf->real->splice_eof(file);
+	revoke_leave(rf);
+}
+
+static long revoke_fallocate(struct file *file, int mode, loff_t offset,
+			     loff_t len)
+{
+	struct revokable_file *rf = file_revokable(file);
+	long ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->fallocate(file, mode, offset, len);
+	revoke_leave(rf);
+	return ret;
+}
+
+static void revoke_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	if (!revoke_enter(rf))
+		return;
+	rf->real->show_fdinfo(m, file);
+	revoke_leave(rf);
+}
+
+#ifndef CONFIG_MMU
+static unsigned int revoke_mmap_capabilities(struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+	unsigned int ret;
+
+	if (!revoke_enter(rf))
+		return 0;
+	ret = rf->real->mmap_capabilities(file);
+	revoke_leave(rf);
+	return ret;
+}
+#endif
+
+/*
+ * The VFS calls copy_file_range only when both files have the same method.
+ * Every proxy has the same one, so compare the drivers' methods here, once
+ * both gates are held (a revoked driver may be gone).
+ */
+static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
+				      struct file *file_out, loff_t pos_out,
+				      size_t len, unsigned int flags)
+{
+	struct revokable_file *in = file_revokable(file_in);
+	struct revokable_file *out = file_revokable(file_out);
+	ssize_t ret = -EIO;
+
+	if (!revoke_enter(in))
+		return -EIO;
+	if (revoke_enter(out)) {
+		ret = -EXDEV;
+		if (in->real->copy_file_range == out->real->copy_file_range)
+			ret = out->real->copy_file_range(file_in, pos_in,
+							 file_out, pos_out,
+							 len, flags);
+		revoke_leave(out);
+	}
+	revoke_leave(in);
+	return ret;
+}
+
+/* Called through either file; the other may be an ordinary one. */
+static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
+				      struct file *file_out, loff_t pos_out,
+				      loff_t len, unsigned int remap_flags)
+{
+	struct revokable_file *in = file_revokable_or_null(file_in);
+	struct revokable_file *out = file_revokable_or_null(file_out);
+	const struct file_operations *real;
+	loff_t ret = -EIO;
+
+	if (in && !revoke_enter(in))
+		return -EIO;
+	if (!out || revoke_enter(out)) {
+		real = (in ?: out)->real;
+		ret = -EXDEV;
+		if (!in || !out || in->real->remap_file_range ==
+				   out->real->remap_file_range)
+			ret = real->remap_file_range(file_in, pos_in, file_out,
+						     pos_out, len, remap_flags);
+		if (out)
+			revoke_leave(out);
+	}
+	if (in)
+		revoke_leave(in);
+	return ret;
+}
+
+static int revoke_fadvise(struct file *file, loff_t offset, loff_t len,
+			  int advice)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->fadvise(file, offset, len, advice);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_uring_cmd(struct io_uring_cmd *ioucmd,
+			    unsigned int issue_flags)
+{
+	struct revokable_file *rf = file_revokable(ioucmd->file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->uring_cmd(ioucmd, issue_flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_uring_cmd_iopoll(struct io_uring_cmd *ioucmd,
+				   struct io_comp_batch *iob,
+				   unsigned int poll_flags)
+{
+	struct revokable_file *rf = file_revokable(ioucmd->file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->real->uring_cmd_iopoll(ioucmd, iob, poll_flags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_release(struct inode *inode, struct file *file);
+
+/*
+ * Fill @proxy with a method for each method @real has, and only those, so
+ * that the VFS decides as it would for @real (FMODE_CAN_READ, FMODE_LSEEK,
+ * splice, ...).  ->open has run already.  ->check_flags takes no file and
+ * only validates flags; it is copied as is (only NFS has one, and the
+ * file's mount pins its module).  ->owner stays NULL: the module reference
+ * is the state's, dropped when the driver is released.
+ */
+static void revoke_proxy_init(struct file_operations *proxy,
+			      const struct file_operations *real)
+{
+	*proxy = (struct file_operations) {
+		.fop_flags	= real->fop_flags,
+		.release	= revoke_release,
+		.check_flags	= real->check_flags,
+	};
+	proxy->llseek = real->llseek ? revoke_llseek : NULL;
+	proxy->read = real->read ? revoke_read : NULL;
+	proxy->write = real->write ? revoke_write : NULL;
+	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
+	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
+	proxy->iopoll = real->iopoll ? revoke_iopoll : NULL;
+	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
+	proxy->poll = real->poll ? revoke_poll : NULL;
+	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
+	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
+	proxy->mmap = real->mmap ? revoke_mmap : NULL;
+	proxy->flush = real->flush ? revoke_flush : NULL;
+	proxy->fsync = real->fsync ? revoke_fsync : NULL;
+	proxy->fasync = real->fasync ? revoke_fasync : NULL;
+	proxy->lock = real->lock ? revoke_lock : NULL;
+	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
+	proxy->flock = real->flock ? revoke_flock : NULL;
+	proxy->splice_write = real->splice_write ? revoke_splice_write : NULL;
+	proxy->splice_read = real->splice_read ? revoke_splice_read : NULL;
+	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
+	proxy->setlease = real->setlease ? revoke_setlease : NULL;
+	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;
+	proxy->show_fdinfo = real->show_fdinfo ? revoke_show_fdinfo : NULL;
+#ifndef CONFIG_MMU
+	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_mmap_capabilities : NULL;
+#endif
+	proxy->copy_file_range = real->copy_file_range ? revoke_copy_file_range : NULL;
+	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
+	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
+	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
+	proxy->uring_cmd_iopoll = real->uring_cmd_iopoll ? revoke_uring_cmd_iopoll : NULL;
+}
+
+/*
+ * Releasing the driver.  Two parties race to do it: revoke, and the final
+ * fput() of a file that was not revoked.  The first to set REVOKE_RELEASED
+ * calls ->release; a revoker that lost waits for REVOKE_DONE, so that when
+ * revoke returns the driver's ->release has run, exactly once.  The final
+ * fput() cannot lose to a revoker still running ->release: a revoker holds
+ * a reference on the file while it does.
+ */
+static void revoke_release_driver(struct revokable_file *rf)
+{
+	struct file *file = rf->file;
+
+	if (rf->real->release)
+		rf->real->release(file_inode(file), file);
+	module_put(rf->real->owner);
+}
+
+static void revoke_done(struct revokable_file *rf)
+{
+	set_bit(REVOKE_DONE, &rf->flags);
+	smp_mb__after_atomic();
+	wake_up_var(&rf->flags);
+}
+
+/* Final fput() of a revokable file: ->release of the proxy. */
+static int revoke_release(struct inode *inode, struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	if (!test_and_set_bit(REVOKE_RELEASED, &rf->flags))
+		revoke_release_driver(rf);
+	revoke_domain_del(rf);
+	revoke_done(rf);
+	return 0;
+}
+
+/*
+ * Remove what outlives the calls: fasync and every lock and lease taken
+ * through the file, whoever owns it.  The gate is closed, so the driver's
+ * methods are called by this task only (see revoke_enter_teardown()).
+ */
+static void revoke_teardown(struct revokable_file *rf)
+{
+	struct file *file = rf->file;
+
+	WRITE_ONCE(rf->teardown, current);
+	if ((file->f_flags & FASYNC) && rf->real->fasync)
+		rf->real->fasync(-1, file, 0);
+	locks_remove_file_all(file);
+	WRITE_ONCE(rf->teardown, NULL);
+}
+
+/* After the last call in flight of a revoked file has left. */
+static void revoke_finish(struct revokable_file *rf)
+{
+	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
+		return;
+	revoke_teardown(rf);
+	revoke_release_driver(rf);
+	revoke_done(rf);
+}
+
+/*
+ * Revoke one file the caller holds a reference on.  If the wait for the
+ * calls in flight is cut short by a fatal signal, the file stays revoked
+ * and the last call to leave finishes the job: REVOKE_ORPHAN, set before
+ * looking at @active once more, and the full barrier of the leaver's
+ * atomic_dec_return() before it tests REVOKE_ORPHAN, make sure that at
+ * least one of the two sees the other.
+ */
+static int revoke_one(struct revokable_file *rf, bool killable)
+{
+	int err;
+
+	if (test_and_set_bit(REVOKE_DEAD, &rf->flags)) {
+		/* Another revoker got here first: wait for it to finish. */
+		if (!killable) {
+			wait_var_event(&rf->flags,
+				       test_bit(REVOKE_DONE, &rf->flags));
+			return 0;
+		}
+		return wait_var_event_killable(&rf->flags,
+				test_bit(REVOKE_DONE, &rf->flags)) ? -EINTR : 0;
+	}
+
+	atomic_add(REVOKE_BIAS, &rf->active);
+	rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
+	rwsem_release(&revoke_active_map, _RET_IP_);
+
+	if (!killable) {
+		wait_var_event(&rf->active,
+			       atomic_read(&rf->active) == REVOKE_BIAS);
+	} else {
+		err = wait_var_event_killable(&rf->active,
+				atomic_read(&rf->active) == REVOKE_BIAS);
+		if (err) {
+			set_bit(REVOKE_ORPHAN, &rf->flags);
+			smp_mb__after_atomic();
+			if (atomic_read(&rf->active) != REVOKE_BIAS)
+				return -EINTR;
+		}
+	}
+	revoke_finish(rf);
+	return 0;
+}
+
+static int __revoke_domain(struct revoke_domain *d, bool killable)
+{
+	struct revokable_file *rf;
+	LIST_HEAD(victims);
+	bool pinned;
+	int ret = 0;
+
+	/* Only the files open now: new opens after this are not revoked. */
+	spin_lock(&d->lock);
+	list_splice_init(&d->files, &victims);
+	spin_unlock(&d->lock);
+
+	for (;;) {
+		spin_lock(&d->lock);
+		rf = list_first_entry_or_null(&victims, struct revokable_file,
+					      node);
+		if (rf) {
+			__revoke_domain_del(rf);
+			refcount_inc(&rf->ref);
+			/* Fails if the file is in its final fput(). */
+			pinned = atomic_long_inc_not_zero(&rf->file->f_count);
+		}
+		spin_unlock(&d->lock);
+		if (!rf)
+			break;
+		revoke_domain_left(rf);
+
+		if (pinned) {
+			if (revoke_one(rf, killable))
+				ret = -EINTR;
+			fput(rf->file);
+		} else {
+			wait_var_event(&rf->flags,
+				       test_bit(REVOKE_DONE, &rf->flags));
+		}
+		revoke_put(rf);
+	}
+	return ret;
+}
+
+/**
+ * revoke_domain - revoke every file of a domain
+ * @domain: the domain
+ *
+ * Revoke the files that are in @domain when it is called: wait for their
+ * calls in flight, fail new calls, and release their drivers.  Files
+ * opened in @domain afterwards are not revoked.
+ *
+ * Context: Process context; sleeps, uninterruptibly, until the calls in
+ * flight have left.
+ */
+void revoke_domain(struct revoke_domain *domain)
+{
+	__revoke_domain(domain, false);
+}
+EXPORT_SYMBOL_GPL(revoke_domain);
+
+/**
+ * revoke_file - revoke one open file description
+ * @file: the file; the caller holds a reference
+ *
+ * Context: Process context; sleeps killably until the calls in flight have
+ * left.
+ * Return: 0 once the file is revoked and its driver released; -EINVAL if
+ * @file is not revokable; -EINTR if a fatal signal cut the wait short, in
+ * which case the file is revoked and released when its last call leaves.
+ */
+int revoke_file(struct file *file)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	if (!rf)
+		return -EINVAL;
+	revoke_domain_del(rf);
+	return revoke_one(rf, true);
+}
+EXPORT_SYMBOL_GPL(revoke_file);
+
+/**
+ * revoke_inode - revoke every revokable open file of an inode
+ * @inode: the inode
+ *
+ * Revokes the files opened with O_REVOKABLE or through FOP_REVOKABLE
+ * methods in the inode's own domain; files a filesystem put in a domain of
+ * its own are left to it, and files that are not revokable are untouched.
+ *
+ * Context: Process context; sleeps killably.
+ * Return: 0, also when there was nothing to revoke; -EINTR as for
+ * revoke_file().
+ */
+int revoke_inode(struct inode *inode)
+{
+	struct revoke_inode_domain *id = revoke_inode_domain_find(inode);
+	int ret;
+
+	if (!id)
+		return 0;
+	ret = __revoke_domain(&id->domain, true);
+	revoke_inode_domain_put(id);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(revoke_inode);
+
+/**
+ * file_revoked - has this file been revoked?
+ * @file: the file
+ *
+ * For a driver's wait conditions: a call sleeping in the driver when its
+ * file is revoked should return.
+ *
+ * Return: true if @file is revokable and revoked.
+ */
+bool file_revoked(const struct file *file)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	return rf && test_bit(REVOKE_DEAD, &rf->flags);
+}
+EXPORT_SYMBOL_GPL(file_revoked);
+
+/**
+ * revoke_file_install - make a file being opened revokable
+ * @file: the file, in its ->open, not visible to anyone yet
+ * @domain: the domain to put it in, or NULL for its inode's domain
+ *
+ * Gives @file the revokable state and installs the proxy methods as
+ * file->f_op.  A filesystem calls it last in ->open, which must then
+ * succeed; the VFS calls it for O_REVOKABLE and FOP_REVOKABLE files.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int revoke_file_install(struct file *file, struct revoke_domain *domain)
+{
+	struct revoke_inode_domain *id = NULL;
+	struct revokable_file *rf;
+
+	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE))
+		return -EINVAL;
+	rf = kmalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
+	if (!rf)
+		return -ENOMEM;
+	if (!domain) {
+		id = revoke_inode_domain_get(file_inode(file));
+		if (IS_ERR(id)) {
+			kfree(rf);
+			return PTR_ERR(id);
+		}
+		domain = &id->domain;
+	}
+
+	atomic_set(&rf->active, 0);
+	rf->flags = 0;
+	refcount_set(&rf->ref, 1);
+	rf->file = file;
+	rf->real = file->f_op;
+	rf->inode_domain = id;
+	rf->teardown = NULL;
+	revoke_proxy_init(&rf->proxy, rf->real);
+
+	spin_lock(&domain->lock);
+	rf->domain = domain;
+	list_add_tail(&rf->node, &domain->files);
+	spin_unlock(&domain->lock);
+
+	file->f_op = &rf->proxy;
+	file->f_mode |= FMODE_REVOKABLE;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(revoke_file_install);
+
+/*
+ * do_dentry_open(), after a successful ->open of a file that asked to be
+ * revokable.  If the state cannot be had, the open fails, and the driver
+ * is released as it was opened.
+ */
+int revoke_file_open(struct file *file)
+{
+	int err;
+
+	if (file->f_mode & FMODE_REVOKABLE)
+		return 0;
+	err = revoke_file_install(file, NULL);
+	if (err && file->f_op->release)
+		file->f_op->release(file_inode(file), file);
+	return err;
+}
+
+/* __fput(), once it is done with file->f_op. */
+void revoke_file_free(struct file *file)
+{
+	revoke_put(file_revokable(file));
+}
+
+/*
+ * revokeat(dfd, path, flags): revoke every revokable open file of the
+ * inode at @path, as BSD's revoke(2) does for those files, or with
+ * REVOKE_FILE only the open file description @dfd refers to.  Path revoke
+ * is for the inode's owner or CAP_FOWNER; holding a revokable file is
+ * enough to revoke it, as its opener agreed to.
+ */
+static int revoke_fd(int fd, const char __user *pathname)
+{
+	char c;
+	int err;
+
+	/* The path, if any, must be empty. */
+	if (pathname) {
+		if (get_user(c, pathname))
+			return -EFAULT;
+		if (c)
+			return -EINVAL;
+	}
+
+	CLASS(fd, f)(fd);
+	if (fd_empty(f))
+		return -EBADF;
+	err = security_file_revoke(&fd_file(f)->f_path, fd_file(f));
+	if (err)
+		return err;
+	return revoke_file(fd_file(f));
+}
+
+SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
+		unsigned int, flags)
+{
+	unsigned int lookup_flags = LOOKUP_FOLLOW;
+	struct inode *inode;
+	struct path path;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | REVOKE_FILE))
+		return -EINVAL;
+	if (flags & REVOKE_FILE) {
+		if (flags & AT_SYMLINK_NOFOLLOW)
+			return -EINVAL;
+		return revoke_fd(dfd, pathname);
+	}
+
+	if (flags & AT_SYMLINK_NOFOLLOW)
+		lookup_flags &= ~LOOKUP_FOLLOW;
+	if (flags & AT_EMPTY_PATH)
+		lookup_flags |= LOOKUP_EMPTY;
+	err = user_path_at(dfd, pathname, lookup_flags, &path);
+	if (err)
+		return err;
+	inode = d_inode(path.dentry);
+	err = -EPERM;
+	if (!inode_owner_or_capable(mnt_idmap(path.mnt), inode))
+		goto out;
+	err = security_file_revoke(&path, NULL);
+	if (!err)
+		err = revoke_inode(inode);
+out:
+	path_put(&path);
+	return err;
+}
+
+#ifdef CONFIG_REVOKE_KUNIT_TEST
+#include "tests/revoke_kunit.c"
+#endif
+
+static int __init revoke_init(void)
+{
+	return rhashtable_init(&revoke_inodes, &revoke_inode_params);
+}
+fs_initcall(revoke_init);

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the revokable-file core, included by fs/revoke.c.
+ *
+ * The files are anonymous-inode files with the test's own methods, made
+ * revokable with revoke_file_install() as a filesystem's ->open would.
+ * Calls are made through file->f_op, the proxy, as the VFS makes them.
+ * Races are driven by kthreads and ordered with completions.
+ */
+#include <kunit/test.h>
+#include <linux/anon_inodes.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+
+/* What the test driver saw, per file. */
+struct revoke_test_file {
+	atomic_t calls;		/* method calls that reached the driver */
+	atomic_t releases;	/* ->release calls */
+	atomic_t late_calls;	/* calls after ->release: must stay 0 */
+	bool block;		/* read blocks until @unblock */
+	struct completion entered;
+	struct completion unblock;
+};
+
+static ssize_t revoke_test_read(struct file *file, char __user *buf,
+				size_t len, loff_t *pos)
+{
+	struct revoke_test_file *tf = file->private_data;
+
+	atomic_inc(&tf->calls);
+	if (atomic_read(&tf->releases))
+		atomic_inc(&tf->late_calls);
+	if (tf->block) {
+		complete(&tf->entered);
+		wait_for_completion(&tf->unblock);
+	}
+	return 1;
+}
+
+static int revoke_test_release(struct inode *inode, struct file *file)
+{
+	struct revoke_test_file *tf = file->private_data;
+
+	atomic_inc(&tf->releases);
+	return 0;
+}
+
+static const struct file_operations revoke_test_fops = {
+	.owner		= THIS_MODULE,
+	.read		= revoke_test_read,
+	.release	= revoke_test_release,
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
+};
+
+static void revoke_test_fput(void *file)
+{
+	__fput_sync(file);
+}
+
+/*
+ * A file of the test driver, put at the end of the test.  Its state is the
+ * test's, so that it outlives the test function: the file is put after it.
+ */
+static struct file *revoke_test_open(struct kunit *test,
+				     struct revoke_domain *domain, bool block)
+{
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	tf->block = block;
+	init_completion(&tf->entered);
+	init_completion(&tf->unblock);
+	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					 tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, domain));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	return file;
+}
+
+static struct revoke_test_file *test_file(struct file *file)
+{
+	return file->private_data;
+}
+
+static ssize_t revoke_test_call_read(struct file *file)
+{
+	char c;
+
+	return file->f_op->read(file, (char __user *)&c, 1, &file->f_pos);
+}
+
+/* The proxy has the driver's methods and flags, and no others. */
+static void revoke_test_proxy_mirrors(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, false);
+
+	KUNIT_EXPECT_TRUE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_PTR_NE(test, file->f_op, &revoke_test_fops);
+	KUNIT_EXPECT_NOT_NULL(test, file->f_op->read);
+	KUNIT_EXPECT_NOT_NULL(test, file->f_op->release);
+	KUNIT_EXPECT_NULL(test, file->f_op->write);
+	KUNIT_EXPECT_NULL(test, file->f_op->read_iter);
+	KUNIT_EXPECT_NULL(test, file->f_op->poll);
+	KUNIT_EXPECT_NULL(test, file->f_op->unlocked_ioctl);
+	KUNIT_EXPECT_NULL(test, file->f_op->mmap);
+	KUNIT_EXPECT_NULL(test, file->f_op->owner);
+	KUNIT_EXPECT_EQ(test, (__force unsigned int)file->f_op->fop_flags,
+			(__force unsigned int)FOP_UNSIGNED_OFFSET);
+	KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
+}
+
+/* A file that was not made revokable has no state and cannot be revoked. */
+static void revoke_test_plain_file(struct kunit *test)
+{
+	struct revoke_test_file tf = {};
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					 &tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_fops);
+	KUNIT_EXPECT_EQ(test, -EINVAL, revoke_file(file));
+	KUNIT_EXPECT_FALSE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 0, revoke_inode(file_inode(file)));
+	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+}
+
+/* Revoke fails new calls and releases the driver once, early. */
+static void revoke_test_revoke_domain(struct kunit *test)
+{
+	struct revoke_test_file *tf1, *tf2;
+	struct revoke_domain domain;
+	struct file *f1, *f2;
+
+	revoke_domain_init(&domain);
+	f1 = revoke_test_open(test, &domain, false);
+	f2 = revoke_test_open(test, &domain, false);
+	tf1 = test_file(f1);
+	tf2 = test_file(f2);
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(f1));
+	KUNIT_EXPECT_FALSE(test, file_revoked(f1));
+
+	revoke_domain(&domain);
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+	KUNIT_EXPECT_TRUE(test, file_revoked(f1));
+	KUNIT_EXPECT_TRUE(test, file_revoked(f2));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf1->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf2->releases));
+	/* not a character device: -EIO, and the driver is not called */
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(f1));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf1->calls));
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(f1));
+
+	/* the final put does not release again */
+	get_file(f1);
+	__fput_sync(f1);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf1->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf1->late_calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf2->late_calls));
+}
+
+static int revoke_test_reader(void *file)
+{
+	revoke_test_call_read(file);
+	return 0;
+}
+
+struct revoke_test_revoker {
+	struct file *file;
+	struct completion started;
+	struct completion done;
+	int ret;
+};
+
+static int revoke_test_revoker(void *data)
+{
+	struct revoke_test_revoker *r = data;
+
+	allow_signal(SIGKILL);
+	complete(&r->started);
+	r->ret = revoke_file(r->file);
+	complete(&r->done);
+	return 0;
+}
+
+static struct task_struct *revoke_test_start(struct kunit *test,
+					     int (*fn)(void *), void *data)
+{
+	struct task_struct *task = kthread_run(fn, data, "revoke_test");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	get_task_struct(task);
+	return task;
+}
+
+/* Revoke waits for the call in flight, then releases. */
+static void revoke_test_waits_for_calls(struct kunit *test)
+{
+	struct revoke_test_file *tf;
+	struct revoke_test_revoker r = {};
+	struct task_struct *reader, *revoker;
+	struct file *file;
+
+	file = revoke_test_open(test, NULL, true);
+	tf = test_file(file);
+	r.file = file;
+	init_completion(&r.started);
+	init_completion(&r.done);
+
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&tf->entered);
+	revoker = revoke_test_start(test, revoke_test_revoker, &r);
+	wait_for_completion(&r.started);
+
+	/* The read is still in the driver: revoke must not have returned. */
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&r.done, HZ / 10));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
+
+	complete(&tf->unblock);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, 0, r.ret);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
+
+	kthread_stop_put(revoker);
+	kthread_stop_put(reader);
+}
+
+/*
+ * A revoker killed while it waits leaves the file revoked; the last call
+ * to leave releases the driver.
+ */
+static void revoke_test_killed_revoker(struct kunit *test)
+{
+	struct revoke_test_file *tf;
+	struct revoke_test_revoker r = {};
+	struct task_struct *reader, *revoker;
+	struct file *file;
+
+	file = revoke_test_open(test, NULL, true);
+	tf = test_file(file);
+	r.file = file;
+	init_completion(&r.started);
+	init_completion(&r.done);
+
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&tf->entered);
+	revoker = revoke_test_start(test, revoke_test_revoker, &r);
+	wait_for_completion(&r.started);
+	send_sig(SIGKILL, revoker, 1);
+	wait_for_completion(&r.done);
+
+	KUNIT_EXPECT_EQ(test, -EINTR, r.ret);
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
+
+	complete(&tf->unblock);
+	kthread_stop_put(reader);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
+	kthread_stop_put(revoker);
+}
+
+struct revoke_test_race {
+	struct file *file;
+	struct revoke_domain *domain;
+	struct completion go;
+};
+
+static int revoke_test_race_fput(void *data)
+{
+	struct revoke_test_race *race = data;
+
+	wait_for_completion(&race->go);
+	__fput_sync(race->file);
+	return 0;
+}
+
+/* Revoke racing with the final fput(): ->release runs exactly once. */
+static void revoke_test_race_with_fput(struct kunit *test)
+{
+	struct revoke_test_file tf = {};
+	struct revoke_test_race race;
+	struct revoke_domain domain;
+	struct task_struct *task;
+	int i;
+
+	revoke_domain_init(&domain);
+	for (i = 0; i < 200; i++) {
+		atomic_set(&tf.releases, 0);
+		atomic_set(&tf.late_calls, 0);
+		race.file = anon_inode_create_getfile("[revoke_test]",
+						      &revoke_test_fops, &tf,
+						      O_RDWR, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(race.file));
+		KUNIT_ASSERT_EQ(test, 0,
+				revoke_file_install(race.file, &domain));
+		init_completion(&race.go);
+		task = revoke_test_start(test, revoke_test_race_fput, &race);
+		complete(&race.go);
+		revoke_domain(&domain);
+		/* revoke returned: the release has run, whoever ran it */
+		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+		kthread_stop_put(task);
+		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf.late_calls));
+	}
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+}
+
+/*
+ * The per-inode domain exists while its inode has revokable files open,
+ * and revoke_inode() revokes them all.  Files of the shared anonymous
+ * inode give two files of one inode.
+ */
+static void revoke_test_inode_domain(struct kunit *test)
+{
+	struct revoke_inode_domain *id;
+	struct revoke_test_file *tf;
+	struct inode *inode;
+	struct file *f[2];
+	int i;
+
+	tf = kunit_kcalloc(test, 2, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	for (i = 0; i < 2; i++) {
+		f[i] = anon_inode_getfile("[revoke_test]", &revoke_test_fops,
+					  &tf[i], O_RDWR);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f[i]));
+		KUNIT_ASSERT_EQ(test, 0, revoke_file_install(f[i], NULL));
+		KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+						revoke_test_fput, f[i]));
+	}
+	inode = file_inode(f[0]);
+	KUNIT_ASSERT_PTR_EQ(test, inode, file_inode(f[1]));
+	id = revoke_inode_domain_find(inode);
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	/* one reference per file, one ours */
+	KUNIT_EXPECT_EQ(test, 3, refcount_read(&id->ref));
+	revoke_inode_domain_put(id);
+
+	KUNIT_EXPECT_EQ(test, 0, revoke_inode(inode));
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_TRUE(test, file_revoked(f[i]));
+		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[i].releases));
+	}
+	/* revoked files leave the domain, which goes with the last */
+	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(inode));
+}
+
+static struct kunit_case revoke_test_cases[] = {
+	KUNIT_CASE(revoke_test_proxy_mirrors),
+	KUNIT_CASE(revoke_test_plain_file),
+	KUNIT_CASE(revoke_test_revoke_domain),
+	KUNIT_CASE(revoke_test_waits_for_calls),
+	KUNIT_CASE(revoke_test_killed_revoker),
+	KUNIT_CASE(revoke_test_race_with_fput),
+	KUNIT_CASE(revoke_test_inode_domain),
+	{}
+};
+
+static struct kunit_suite revoke_test_suite = {
+	.name = "revoke",
+	.test_cases = revoke_test_cases,
+};
+kunit_test_suite(revoke_test_suite);

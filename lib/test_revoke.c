@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A character device for the revoke selftests: /dev/test_revoke.
+ *
+ * Every open file is revokable (FOP_REVOKABLE).  The device is a byte pipe
+ * shared by its files: write() appends, read() takes and blocks while there
+ * is nothing to take.  It counts its ->open and ->release calls, and any
+ * call that reaches it for a file already released, which revoke must make
+ * impossible; the counts are in /sys/module/test_revoke/parameters/.
+ */
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/revoke.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#define TEST_REVOKE_SIZE	4096
+/* ioctl: return the number of bytes ready to read */
+#define TEST_REVOKE_READY	_IO('R', 1)
+
+static int opens;
+module_param(opens, int, 0444);
+MODULE_PARM_DESC(opens, "->open calls");
+static int releases;
+module_param(releases, int, 0444);
+MODULE_PARM_DESC(releases, "->release calls");
+static int late_calls;
+module_param(late_calls, int, 0444);
+MODULE_PARM_DESC(late_calls, "calls for a file already released (must be 0)");
+
+static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
+static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
+static char test_revoke_buf[TEST_REVOKE_SIZE];
+static size_t test_revoke_len;
+/*
+ * Released files stay here, never freed, so that a call arriving after
+ * ->release is counted rather than a use after free.
+ */
+static LIST_HEAD(test_revoke_released);
+
+struct test_revoke_file {
+	struct list_head node;
+	bool released;
+};
+
+/* Count a call; false if it came for a released file. */
+static bool test_revoke_call(struct file *file)
+{
+	struct test_revoke_file *tf = file->private_data;
+	bool ok;
+
+	spin_lock(&test_revoke_lock);
+	ok = !tf->released;
+	if (!ok)
+		late_calls++;
+	spin_unlock(&test_revoke_lock);
+	return ok;
+}
+
+static int test_revoke_open(struct inode *inode, struct file *file)
+{
+	struct test_revoke_file *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+
+	if (!tf)
+		return -ENOMEM;
+	file->private_data = tf;
+	spin_lock(&test_revoke_lock);
+	opens++;
+	spin_unlock(&test_revoke_lock);
+	return 0;
+}
+
+static int test_revoke_release(struct inode *inode, struct file *file)
+{
+	struct test_revoke_file *tf = file->private_data;
+
+	spin_lock(&test_revoke_lock);
+	if (tf->released)
+		late_calls++;
+	tf->released = true;
+	list_add(&tf->node, &test_revoke_released);
+	releases++;
+	spin_unlock(&test_revoke_lock);
+	return 0;
+}
+
+static ssize_t test_revoke_read(struct file *file, char __user *buf,
+				size_t len, loff_t *pos)
+{
+	char tmp[64];
+	int err;
+
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	spin_lock(&test_revoke_lock);
+	while (!test_revoke_len) {
+		spin_unlock(&test_revoke_lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		err = wait_event_interruptible(test_revoke_wait,
+					       READ_ONCE(test_revoke_len) ||
+					       file_revoked(file));
+		if (err)
+			return err;
+		if (file_revoked(file))
+			return 0;
+		spin_lock(&test_revoke_lock);
+	}
+	len = min3(len, test_revoke_len, sizeof(tmp));
+	memcpy(tmp, test_revoke_buf, len);
+	test_revoke_len -= len;
+	memmove(test_revoke_buf, test_revoke_buf + len, test_revoke_len);
+	spin_unlock(&test_revoke_lock);
+
+	if (copy_to_user(buf, tmp, len))
+		return -EFAULT;
+	return len;
+}
+
+static ssize_t test_revoke_write(struct file *file, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	char tmp[64];
+
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	len = min(len, sizeof(tmp));
+	if (copy_from_user(tmp, buf, len))
+		return -EFAULT;
+	spin_lock(&test_revoke_lock);
+	len = min(len, TEST_REVOKE_SIZE - test_revoke_len);
+	memcpy(test_revoke_buf + test_revoke_len, tmp, len);
+	test_revoke_len += len;
+	spin_unlock(&test_revoke_lock);
+	wake_up_interruptible(&test_revoke_wait);
+	return len;
+}
+
+static __poll_t test_revoke_poll(struct file *file, poll_table *pt)
+{
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+
+	if (!test_revoke_call(file))
+		return EPOLLERR;
+	poll_wait(file, &test_revoke_wait, pt);
+	if (READ_ONCE(test_revoke_len))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
+static long test_revoke_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	if (cmd != TEST_REVOKE_READY)
+		return -ENOTTY;
+	return READ_ONCE(test_revoke_len);
+}
+
+static loff_t test_revoke_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	return noop_llseek(file, offset, whence);
+}
+
+static const struct file_operations test_revoke_fops = {
+	.owner		= THIS_MODULE,
+	.fop_flags	= FOP_REVOKABLE,
+	.open		= test_revoke_open,
+	.release	= test_revoke_release,
+	.read		= test_revoke_read,
+	.write		= test_revoke_write,
+	.poll		= test_revoke_poll,
+	.unlocked_ioctl	= test_revoke_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= test_revoke_llseek,
+};
+
+static struct miscdevice test_revoke_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "test_revoke",
+	.fops	= &test_revoke_fops,
+	.mode	= 0666,
+};
+module_misc_device(test_revoke_dev);
+
+MODULE_DESCRIPTION("Test device for revokable files");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __REVOKE_H
+#define __REVOKE_H
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef __NR_revokeat
+#if defined(__alpha__)
+#define __NR_revokeat 573
+#else
+#define __NR_revokeat 463
+#endif
+#endif
+
+#ifndef O_REVOKABLE
+#if defined(__alpha__)
+#define O_REVOKABLE 0400000000
+#elif defined(__hppa__)
+#define O_REVOKABLE 0100000000
+#elif defined(__sparc__)
+#define O_REVOKABLE 0x4000000
+#else
+#define O_REVOKABLE 040000000
+#endif
+#endif
+
+#ifndef REVOKE_FILE
+#define REVOKE_FILE 0x200
+#endif
+
+/* The test device, lib/test_revoke.c */
+#define TEST_REVOKE_DEV		"/dev/test_revoke"
+#define TEST_REVOKE_PARAMS	"/sys/module/test_revoke/parameters/"
+#define TEST_REVOKE_READY	_IO('R', 1)
+
+static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)
+{
+	return syscall(__NR_revokeat, dfd, path, flags);
+}
+
+static inline int revoke_path(const char *path)
+{
+	return sys_revokeat(AT_FDCWD, path, 0);
+}
+
+static inline int revoke_fd(int fd)
+{
+	return sys_revokeat(fd, "", REVOKE_FILE);
+}
+
+#endif /* __REVOKE_H */

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * revokeat() and O_REVOKABLE from user space: every row of the semantics
+ * table except poll and mmap, on /dev/null, /dev/zero, a pty, a FIFO, a
+ * tmpfs file and the test device, and the syscall's errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "revoke.h"
+
+static int read_param(const char *name)
+{
+	char path[256], buf[32] = "";
+	int fd, n;
+
+	snprintf(path, sizeof(path), TEST_REVOKE_PARAMS "%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
+
+/* A file on the tmpfs mounted at /tmp, removed after the test. */
+FIXTURE(tmpfile) {
+	char path[64];
+	int fd;		/* revokable */
+	int plain;	/* not revokable */
+};
+
+FIXTURE_SETUP(tmpfile)
+{
+	strcpy(self->path, "/tmp/revoke_test.XXXXXX");
+	self->plain = mkstemp(self->path);
+	ASSERT_GE(self->plain, 0);
+	ASSERT_EQ(write(self->plain, "abcdef", 6), 6);
+	self->fd = open(self->path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(tmpfile)
+{
+	close(self->fd);
+	close(self->plain);
+	unlink(self->path);
+}
+
+TEST_F(tmpfile, getfl_reports_o_revokable)
+{
+	int flags = fcntl(self->fd, F_GETFL);
+
+	ASSERT_GE(flags, 0);
+	EXPECT_TRUE(flags & O_REVOKABLE);
+	EXPECT_FALSE(fcntl(self->plain, F_GETFL) & O_REVOKABLE);
+	/* F_SETFL cannot take it away */
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, flags & ~O_REVOKABLE), 0);
+	EXPECT_TRUE(fcntl(self->fd, F_GETFL) & O_REVOKABLE);
+}
+
+TEST_F(tmpfile, works_until_revoked)
+{
+	char buf[8] = "";
+	int fd;
+
+	ASSERT_EQ(pread(self->fd, buf, 3, 0), 3);
+	EXPECT_EQ(memcmp(buf, "abc", 3), 0);
+	ASSERT_EQ(pwrite(self->fd, "X", 1, 0), 1);
+	ASSERT_EQ(lseek(self->fd, 2, SEEK_SET), 2);
+	ASSERT_EQ(fsync(self->fd), 0);
+
+	ASSERT_EQ(revoke_path(self->path), 0);
+
+	/* a revoked regular file: -EIO for everything but close */
+	EXPECT_EQ(read(self->fd, buf, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(pread(self->fd, buf, 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(self->fd, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(lseek(self->fd, 0, SEEK_SET), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fsync(self->fd), -1);
+	EXPECT_EQ(errno, EIO);
+	/* the file that was not revokable works, and sees the write */
+	ASSERT_EQ(pread(self->plain, buf, 6, 0), 6);
+	EXPECT_EQ(memcmp(buf, "Xbcdef", 6), 0);
+	/* so does a new open */
+	fd = open(self->path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(pread(fd, buf, 1, 1), 1);
+	EXPECT_EQ(buf[0], 'b');
+	EXPECT_EQ(close(fd), 0);
+	EXPECT_EQ(close(self->fd), 0);
+	self->fd = -1;
+}
+
+TEST_F(tmpfile, revoke_removes_locks)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	};
+	int fd;
+
+	ASSERT_EQ(flock(self->fd, LOCK_EX), 0);
+	ASSERT_EQ(fcntl(self->fd, F_OFD_SETLK, &fl), 0);
+	fd = open(self->path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(flock(fd, LOCK_EX | LOCK_NB), -1);
+	EXPECT_EQ(errno, EWOULDBLOCK);
+
+	ASSERT_EQ(revoke_path(self->path), 0);
+	EXPECT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+	EXPECT_EQ(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	close(fd);
+}
+
+TEST_F(tmpfile, revoke_file_only_that_description)
+{
+	char c;
+	int other = open(self->path, O_RDONLY | O_REVOKABLE);
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	EXPECT_EQ(pread(self->fd, &c, 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(pread(other, &c, 1, 0), 1);
+	/* revoking again is harmless */
+	EXPECT_EQ(revoke_fd(self->fd), 0);
+	close(other);
+}
+
+TEST_F(tmpfile, dup_fork_and_scm_rights_see_it)
+{
+	int sv[2], dup_fd, passed = -1, status;
+	char cbuf[CMSG_SPACE(sizeof(int))] = {}, c;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	pid_t pid;
+
+	dup_fd = dup(self->fd);
+	ASSERT_GE(dup_fd, 0);
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &self->fd, sizeof(int));
+	ASSERT_EQ(sendmsg(sv[0], &msg, 0), 1);
+	ASSERT_EQ(recvmsg(sv[1], &msg, 0), 1);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	ASSERT_NE(cmsg, NULL);
+	memcpy(&passed, CMSG_DATA(cmsg), sizeof(int));
+	ASSERT_GE(passed, 0);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* the child revokes through its inherited descriptor */
+		_exit(revoke_fd(self->fd) ? 1 : 0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(WEXITSTATUS(status), 0);
+
+	EXPECT_EQ(pread(dup_fd, &c, 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(pread(passed, &c, 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(pread(self->fd, &c, 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	close(dup_fd);
+	close(passed);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+TEST_F(tmpfile, not_owner_is_eperm)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(fchmod(self->plain, 0666), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* nobody, without CAP_FOWNER */
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		if (revoke_path(self->path) == 0)
+			_exit(3);
+		_exit(errno == EPERM ? 0 : 4);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+	/* and nothing was revoked */
+	EXPECT_EQ(write(self->fd, "x", 1), 1);
+}
+
+TEST(dev_null_and_zero)
+{
+	char buf[4] = "abc";
+	int null, zero, plain;
+
+	null = open("/dev/null", O_RDWR | O_REVOKABLE);
+	ASSERT_GE(null, 0);
+	zero = open("/dev/zero", O_RDONLY | O_REVOKABLE);
+	ASSERT_GE(zero, 0);
+	plain = open("/dev/zero", O_RDONLY);
+	ASSERT_GE(plain, 0);
+	EXPECT_EQ(write(null, buf, 3), 3);
+	EXPECT_EQ(read(zero, buf, 3), 3);
+	EXPECT_EQ(buf[0], 0);
+
+	ASSERT_EQ(revoke_path("/dev/null"), 0);
+	ASSERT_EQ(revoke_path("/dev/zero"), 0);
+	/* a revoked character device reads as end of file */
+	EXPECT_EQ(read(zero, buf, 3), 0);
+	EXPECT_EQ(read(null, buf, 3), 0);
+	EXPECT_EQ(write(null, buf, 3), -1);
+	EXPECT_EQ(errno, EIO);
+	/* the open that was not revokable still reads zeroes */
+	buf[0] = 1;
+	EXPECT_EQ(read(plain, buf, 3), 3);
+	EXPECT_EQ(buf[0], 0);
+	EXPECT_EQ(close(null), 0);
+	EXPECT_EQ(close(zero), 0);
+	EXPECT_EQ(close(plain), 0);
+}
+
+TEST(fifo)
+{
+	char path[64], c;
+	int fd, plain;
+
+	snprintf(path, sizeof(path), "/tmp/revoke_fifo.%d", getpid());
+	ASSERT_EQ(mkfifo(path, 0600), 0);
+	/* O_RDWR: open neither end waiting for the other */
+	fd = open(path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	plain = open(path, O_RDWR);
+	ASSERT_GE(plain, 0);
+	ASSERT_EQ(write(fd, "a", 1), 1);
+	ASSERT_EQ(read(fd, &c, 1), 1);
+
+	ASSERT_EQ(revoke_path(path), 0);
+	EXPECT_EQ(read(fd, &c, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(fd, "a", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	/* the pipe itself lives on for the other opener */
+	EXPECT_EQ(write(plain, "b", 1), 1);
+	EXPECT_EQ(read(plain, &c, 1), 1);
+	EXPECT_EQ(c, 'b');
+	EXPECT_EQ(close(fd), 0);
+	close(plain);
+	unlink(path);
+}
+
+TEST(pty)
+{
+	char name[64], c;
+	int master, slave;
+
+	master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(grantpt(master), 0);
+	ASSERT_EQ(unlockpt(master), 0);
+	ASSERT_EQ(ptsname_r(master, name, sizeof(name)), 0);
+	slave = open(name, O_RDWR | O_NOCTTY | O_REVOKABLE);
+	ASSERT_GE(slave, 0);
+	ASSERT_EQ(write(master, "x\n", 2), 2);
+	ASSERT_EQ(read(slave, &c, 1), 1);
+	EXPECT_EQ(c, 'x');
+
+	ASSERT_EQ(revoke_path(name), 0);
+	EXPECT_EQ(read(slave, &c, 1), 0);
+	EXPECT_EQ(write(slave, "y", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(ioctl(slave, TIOCOUTQ, &c), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(slave), 0);
+	close(master);
+}
+
+TEST(test_device_release_once)
+{
+	int fd, fd2, opens, releases;
+	char c;
+
+	fd = open(TEST_REVOKE_DEV, O_RDWR);
+	if (fd < 0 && errno == ENOENT)
+		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
+	ASSERT_GE(fd, 0);
+	/* FOP_REVOKABLE: revokable without asking */
+	EXPECT_EQ(read_param("late_calls"), 0);
+	opens = read_param("opens");
+	releases = read_param("releases");
+	ASSERT_EQ(write(fd, "hi", 2), 2);
+	EXPECT_EQ(ioctl(fd, TEST_REVOKE_READY), 2);
+	ASSERT_EQ(read(fd, &c, 1), 1);
+	EXPECT_EQ(c, 'h');
+
+	ASSERT_EQ(revoke_path(TEST_REVOKE_DEV), 0);
+	/* the driver was released, once, by revoke */
+	EXPECT_EQ(read_param("releases"), releases + 1);
+	EXPECT_EQ(read(fd, &c, 1), 0);
+	EXPECT_EQ(write(fd, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(ioctl(fd, TEST_REVOKE_READY), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(lseek(fd, 0, SEEK_SET), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(fd), 0);
+	/* closing did not release it again */
+	EXPECT_EQ(read_param("releases"), releases + 1);
+
+	/* a new open works */
+	fd2 = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	EXPECT_EQ(read_param("opens"), opens + 1);
+	EXPECT_EQ(read(fd2, &c, 1), 1);
+	EXPECT_EQ(c, 'i');
+	EXPECT_EQ(close(fd2), 0);
+	EXPECT_EQ(read_param("releases"), releases + 2);
+	EXPECT_EQ(read_param("late_calls"), 0);
+}
+
+TEST(nothing_to_revoke_is_fine)
+{
+	EXPECT_EQ(revoke_path("/"), 0);
+	EXPECT_EQ(revoke_path("/dev/null"), 0);
+}
+
+TEST(errors)
+{
+	char long_name[PATH_MAX + 2];
+	int fd;
+
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/dev/null", 0x80000000), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/dev/null", AT_SYMLINK_FOLLOW), -1);
+	EXPECT_EQ(errno, EINVAL);
+	fd = open("/dev/null", O_RDONLY | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	/* REVOKE_FILE takes no path */
+	EXPECT_EQ(sys_revokeat(fd, "/dev/null", REVOKE_FILE), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(sys_revokeat(fd, (const char *)1, REVOKE_FILE), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(sys_revokeat(-1, "", REVOKE_FILE), -1);
+	EXPECT_EQ(errno, EBADF);
+	close(fd);
+	/* REVOKE_FILE on a file that is not revokable */
+	fd = open("/dev/null", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(revoke_fd(fd), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+
+	EXPECT_EQ(revoke_path((const char *)1), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(revoke_path("/nonexistent"), -1);
+	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(revoke_path("/dev/null/x"), -1);
+	EXPECT_EQ(errno, ENOTDIR);
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = 0;
+	EXPECT_EQ(revoke_path(long_name), -1);
+	EXPECT_EQ(errno, ENAMETOOLONG);
+	EXPECT_EQ(sys_revokeat(-1, "relative", 0), -1);
+	EXPECT_EQ(errno, EBADF);
+
+	unlink("/tmp/revoke_loop");
+	ASSERT_EQ(symlink("/tmp/revoke_loop", "/tmp/revoke_loop"), 0);
+	EXPECT_EQ(revoke_path("/tmp/revoke_loop"), -1);
+	EXPECT_EQ(errno, ELOOP);
+	/* AT_SYMLINK_NOFOLLOW: the link itself, which has nothing open */
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/tmp/revoke_loop",
+			       AT_SYMLINK_NOFOLLOW), 0);
+	unlink("/tmp/revoke_loop");
+	/* AT_EMPTY_PATH: dfd itself */
+	fd = open("/dev/null", O_WRONLY | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(sys_revokeat(fd, "", 0), -1);
+	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(sys_revokeat(fd, "", AT_EMPTY_PATH), 0);
+	EXPECT_EQ(write(fd, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	close(fd);
+}
+
+TEST(openat2_accepts_o_revokable)
+{
+	struct open_how {
+		unsigned long long flags, mode, resolve;
+	} how = { .flags = O_RDONLY | O_REVOKABLE };
+	int fd;
+
+	fd = syscall(__NR_openat2, AT_FDCWD, "/dev/null", &how, sizeof(how));
+	ASSERT_GE(fd, 0);
+	EXPECT_TRUE(fcntl(fd, F_GETFL) & O_REVOKABLE);
+	close(fd);
+	/* like every flag outside O_PATH_FLAGS, not with O_PATH */
+	how.flags = O_PATH | O_REVOKABLE;
+	EXPECT_EQ(syscall(__NR_openat2, AT_FDCWD, "/dev/null", &how,
+			  sizeof(how)), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+TEST_HARNESS_MAIN
