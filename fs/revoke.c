@@ -70,7 +70,7 @@ struct revokable_file {
 	struct list_head node;
 	/* the task tearing the file down, which may still call the driver */
 	struct task_struct *teardown;
-	/* file->f_op: the methods @real has, each through the gate */
+	/* file->f_op: @real's methods, each through the gate */
 	struct file_operations proxy;
 };
 
@@ -678,8 +678,7 @@ static int revoke_release(struct inode *inode, struct file *file);
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
  */
-static void revoke_proxy_init(struct file_operations *proxy,
-			      const struct file_operations *real)
+static void revoke_proxy_init(struct file_operations *proxy, const struct file_operations *real)
 {
 	*proxy = (struct file_operations) {
 		.fop_flags	= real->fop_flags,
@@ -739,6 +738,7 @@ static void revoke_release_driver(struct revokable_file *rf)
 static void revoke_done(struct revokable_file *rf)
 {
 	set_bit(REVOKE_DONE, &rf->flags);
+	/* Order the bit before wake_up_var() looks for waiters. */
 	smp_mb__after_atomic();
 	wake_up_var(&rf->flags);
 }
@@ -789,37 +789,43 @@ static void revoke_finish(struct revokable_file *rf)
  * atomic_dec_return() before it tests REVOKE_ORPHAN, make sure that at
  * least one of the two sees the other.
  */
+static bool revoke_idle(struct revokable_file *rf)
+{
+	return atomic_read(&rf->active) == REVOKE_BIAS;
+}
+
+static bool revoke_released(struct revokable_file *rf)
+{
+	return test_bit(REVOKE_DONE, &rf->flags);
+}
+
 static int revoke_one(struct revokable_file *rf, bool killable)
 {
-	int err;
+	int err = 0;
 
 	if (test_and_set_bit(REVOKE_DEAD, &rf->flags)) {
 		/* Another revoker got here first: wait for it to finish. */
-		if (!killable) {
-			wait_var_event(&rf->flags,
-				       test_bit(REVOKE_DONE, &rf->flags));
-			return 0;
-		}
-		return wait_var_event_killable(&rf->flags,
-				test_bit(REVOKE_DONE, &rf->flags)) ? -EINTR : 0;
+		if (!killable)
+			wait_var_event(&rf->flags, revoke_released(rf));
+		else if (wait_var_event_killable(&rf->flags, revoke_released(rf)))
+			return -EINTR;
+		return 0;
 	}
 
 	atomic_add(REVOKE_BIAS, &rf->active);
 	rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
 	rwsem_release(&revoke_active_map, _RET_IP_);
 
-	if (!killable) {
-		wait_var_event(&rf->active,
-			       atomic_read(&rf->active) == REVOKE_BIAS);
-	} else {
-		err = wait_var_event_killable(&rf->active,
-				atomic_read(&rf->active) == REVOKE_BIAS);
-		if (err) {
-			set_bit(REVOKE_ORPHAN, &rf->flags);
-			smp_mb__after_atomic();
-			if (atomic_read(&rf->active) != REVOKE_BIAS)
-				return -EINTR;
-		}
+	if (!killable)
+		wait_var_event(&rf->active, revoke_idle(rf));
+	else
+		err = wait_var_event_killable(&rf->active, revoke_idle(rf));
+	if (err) {
+		set_bit(REVOKE_ORPHAN, &rf->flags);
+		/* Pairs with the barrier of atomic_dec_return() in revoke_leave(). */
+		smp_mb__after_atomic();
+		if (!revoke_idle(rf))
+			return -EINTR;
 	}
 	revoke_finish(rf);
 	return 0;
@@ -857,8 +863,7 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 				ret = -EINTR;
 			fput(rf->file);
 		} else {
-			wait_var_event(&rf->flags,
-				       test_bit(REVOKE_DONE, &rf->flags));
+			wait_var_event(&rf->flags, revoke_released(rf));
 		}
 		revoke_put(rf);
 	}

@@ -2,9 +2,12 @@
 #
 # `series` is in quilt format: one patch path a line, `#` comments.  A line
 # "#+ PATH..." just above a patch names the new files that enter the tree in
-# that patch's commit, copied from the repository as they are.  The name
-# MAINTAINERS there means our MAINTAINERS entry (the top-level file, alone),
-# inserted into the kernel's MAINTAINERS in sorted position.
+# that patch's commit, copied from the repository as they are.
+#
+# The top-level MAINTAINERS holds our entry alone.  Each commit gets it, in
+# sorted position in the kernel's MAINTAINERS, with the F: lines of the
+# files that exist by then, so that no commit adds a file MAINTAINERS does
+# not know (checkpatch asks).
 
 # series_entries FILE: print "PATCH [NEWFILE...]" for each entry.
 series_entries()
@@ -15,22 +18,41 @@ series_entries()
 }
 
 # series_key PREV PATCH [NEWFILE...]: a hash of everything that makes the
-# entry's commit, chained to the key of the entry before it.  Run in $TOP.
+# entry's commit, chained to the key of the entry before it.
 series_key()
 {
 	local prev=$1 f
 	shift
 	{
 		echo "$prev"
-		for f in "$@"; do
+		for f in "$@" MAINTAINERS; do
 			echo "== $f"
-			cat "$TOP/$f"
+			cat "$TOP/$f" 2>/dev/null || true
 		done
 	} | sha1sum | cut -d' ' -f1
 }
 
+# maintainers_entry ENTRY EXISTS...: ENTRY without the F: lines of files
+# that do not exist yet; the command EXISTS PATH tells.  Prints nothing if
+# no F: line is left.
+maintainers_entry()
+{
+	local entry=$1 line path out= files=0
+	shift
+	while IFS= read -r line; do
+		case $line in
+		F:*)	path=$(echo "${line#F:}" | sed 's/^[[:space:]]*//; s,/$,,')
+			"$@" "$path" || continue
+			files=$((files + 1)) ;;
+		esac
+		out="$out$line
+"
+	done < "$entry"
+	[ "$files" -eq 0 ] || printf '%s' "$out"
+}
+
 # maintainers_insert ENTRY KERNEL_MAINTAINERS: print the kernel's MAINTAINERS
-# with ENTRY inserted before the first entry whose title sorts after ours.
+# with ENTRY in it, in sorted position, in place of an older version of it.
 maintainers_insert()
 {
 	awk -v entry="$1" '
@@ -38,8 +60,11 @@ maintainers_insert()
 			while ((getline line < entry) > 0)
 				block = block line "\n"
 			split(block, l, "\n")
-			title = toupper(l[1])
+			name = l[1]
+			title = toupper(name)
 		}
+		skip { if ($0 == "") skip = 0; next }
+		$0 == name && prev == "" { skip = 1; next }
 		/^Maintainers List/ { list = 1 }
 		list && !done && prev == "" && $0 ~ /^[A-Z0-9]/ &&
 		    toupper($0) > title && $0 != "Maintainers List" {
@@ -68,15 +93,18 @@ series_apply()
 		exit 1
 	fi
 	for f in "$@"; do
-		if [ "$f" = MAINTAINERS ]; then
-			maintainers_insert "$top/MAINTAINERS" MAINTAINERS > "$tmp/M"
-			cat "$tmp/M" > MAINTAINERS
-		else
-			mkdir -p "$(dirname "$f")"
-			cp "$top/$f" "$f"
-		fi
+		mkdir -p "$(dirname "$f")"
+		cp "$top/$f" "$f"
 		git add "$f"
 	done
+	if [ -f "$top/MAINTAINERS" ]; then
+		maintainers_entry "$top/MAINTAINERS" test -e > "$tmp/entry"
+		if [ -s "$tmp/entry" ]; then
+			maintainers_insert "$tmp/entry" MAINTAINERS > "$tmp/M"
+			cat "$tmp/M" > MAINTAINERS
+			git add MAINTAINERS
+		fi
+	fi
 	{
 		sed -n 's/^Subject: //p' "$tmp/info"
 		if [ -s "$tmp/msg" ]; then

@@ -341,8 +341,9 @@ static void revoke_test_inode_domain(struct kunit *test)
 					  &tf[i], O_RDWR);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(f[i]));
 		KUNIT_ASSERT_EQ(test, 0, revoke_file_install(f[i], NULL));
-		KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-						revoke_test_fput, f[i]));
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, revoke_test_fput,
+							  f[i]));
 	}
 	inode = file_inode(f[0]);
 	KUNIT_ASSERT_PTR_EQ(test, inode, file_inode(f[1]));
@@ -376,4 +377,5 @@ static struct kunit_suite revoke_test_suite = {
 	.name = "revoke",
 	.test_cases = revoke_test_cases,
 };
+
 kunit_test_suite(revoke_test_suite);

@@ -23,7 +23,7 @@
  * revoke_domain() on removal.
  */
 struct revoke_domain {
-	spinlock_t lock;
+	spinlock_t lock;		/* protects @files */
 	struct list_head files;
 };
 

@@ -43,7 +43,7 @@ FIXTURE(tmpfile) {
 
 FIXTURE_SETUP(tmpfile)
 {
-	strcpy(self->path, "/tmp/revoke_test.XXXXXX");
+	snprintf(self->path, sizeof(self->path), "/tmp/revoke_test.XXXXXX");
 	self->plain = mkstemp(self->path);
 	ASSERT_GE(self->plain, 0);
 	ASSERT_EQ(write(self->plain, "abcdef", 6), 6);
