@@ -110,6 +110,8 @@ static void revoke_test_proxy_mirrors(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, file->f_op->owner);
 	KUNIT_EXPECT_EQ(test, (__force unsigned int)file->f_op->fop_flags,
 			(__force unsigned int)FOP_UNSIGNED_OFFSET);
+	kunit_info(test, "struct revokable_file: %zu bytes\n",
+		   sizeof(struct revokable_file));
 	KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
 }
 

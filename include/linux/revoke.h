@@ -2,7 +2,7 @@
 /*
  * Revokable files: open files that can be cut off from what they point at.
  *
- * See fs/revoke.c and Documentation/filesystems/revoke.rst.
+ * The core, its locking and lifetime rules are in fs/revoke.c.
  */
 #ifndef _LINUX_REVOKE_H
 #define _LINUX_REVOKE_H
