@@ -28,6 +28,9 @@ kunit:		## run the KUnit suites on UML
 selftest:	## run the kselftests in QEMU
 	kit/boot selftest
 
+bloat:		## base vs patched vmlinux: the hot VFS paths must not change
+	kit/bloat
+
 lint:		## sparse (C=1) and W=1 on the files the series touches
 	kit/lint
 
@@ -37,4 +40,4 @@ clean:		## remove build/ (the base and ccache stay cached)
 help:
 	@sed -n 's/^\([a-z]*\):.*## \(.*\)/make \1\t\2/p' Makefile
 
-.PHONY: all demo check deps tree import export kunit selftest lint clean help
+.PHONY: all demo check deps tree import export kunit selftest bloat lint clean help

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -105,6 +107,49 @@ TEST_F(tmpfile, works_until_revoked)
 	EXPECT_EQ(close(fd), 0);
 	EXPECT_EQ(close(self->fd), 0);
 	self->fd = -1;
+}
+
+TEST_F(tmpfile, every_method_fails_after_revoke)
+{
+	struct iovec iov[2];
+	char a[2], b[2];
+	int pipefd[2], null;
+	loff_t off = 0;
+
+	iov[0] = (struct iovec){ .iov_base = a, .iov_len = sizeof(a) };
+	iov[1] = (struct iovec){ .iov_base = b, .iov_len = sizeof(b) };
+	ASSERT_EQ(pipe(pipefd), 0);
+	null = open("/dev/null", O_WRONLY);
+	ASSERT_GE(null, 0);
+	/* all of it works before */
+	ASSERT_EQ(preadv(self->fd, iov, 2, 0), 4);
+	ASSERT_EQ(splice(self->fd, &off, pipefd[1], NULL, 2, 0), 2);
+	ASSERT_EQ(splice(pipefd[0], NULL, self->fd, &off, 2, 0), 2);
+	ASSERT_EQ(sendfile(null, self->fd, NULL, 2), 2);
+	ASSERT_EQ(fallocate(self->fd, 0, 0, 4096), 0);
+
+	ASSERT_EQ(revoke_path(self->path), 0);
+	EXPECT_EQ(readv(self->fd, iov, 2), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(preadv(self->fd, iov, 2, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(writev(self->fd, iov, 2), -1);
+	EXPECT_EQ(errno, EIO);
+	off = 0;
+	EXPECT_EQ(splice(self->fd, &off, pipefd[1], NULL, 2, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	ASSERT_EQ(write(pipefd[1], "zz", 2), 2);
+	EXPECT_EQ(splice(pipefd[0], NULL, self->fd, &off, 2, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(sendfile(null, self->fd, NULL, 2), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fallocate(self->fd, 0, 0, 8192), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fdatasync(self->fd), -1);
+	EXPECT_EQ(errno, EIO);
+	close(null);
+	close(pipefd[0]);
+	close(pipefd[1]);
 }
 
 TEST_F(tmpfile, revoke_removes_locks)
@@ -232,6 +277,8 @@ TEST(dev_null_and_zero)
 	ASSERT_EQ(revoke_path("/dev/zero"), 0);
 	/* a revoked character device reads as end of file */
 	EXPECT_EQ(read(zero, buf, 3), 0);
+	EXPECT_EQ(pread(zero, buf, 3, 0), 0);
+	EXPECT_EQ(sendfile(null, zero, NULL, 3), 0);
 	EXPECT_EQ(read(null, buf, 3), 0);
 	EXPECT_EQ(write(null, buf, 3), -1);
 	EXPECT_EQ(errno, EIO);
