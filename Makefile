@@ -31,6 +31,9 @@ selftest:	## run the kselftests in QEMU
 bloat:		## base vs patched vmlinux: the hot VFS paths must not change
 	kit/bloat
 
+bisect:		## build the guest kernel at every commit of the series
+	kit/bisect
+
 lint:		## sparse (C=1) and W=1 on the files the series touches
 	kit/lint
 
@@ -40,4 +43,4 @@ clean:		## remove build/ (the base and ccache stay cached)
 help:
 	@sed -n 's/^\([a-z]*\):.*## \(.*\)/make \1\t\2/p' Makefile
 
-.PHONY: all demo check deps tree import export kunit selftest bloat lint clean help
+.PHONY: all demo check deps tree import export kunit selftest bloat bisect lint clean help
