@@ -203,6 +203,27 @@ static struct task_struct *revoke_test_start(struct kunit *test,
 	return task;
 }
 
+/*
+ * A reader blocked in the driver, and a revoker started after it: the
+ * revoker is about to revoke when this returns the reader.
+ */
+static struct task_struct *revoke_test_start_revoke(struct kunit *test,
+						    struct file *file,
+						    struct revoke_test_revoker *r,
+						    struct task_struct **revoker)
+{
+	struct task_struct *reader;
+
+	r->file = file;
+	init_completion(&r->started);
+	init_completion(&r->done);
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&test_file(file)->entered);
+	*revoker = revoke_test_start(test, revoke_test_revoker, r);
+	wait_for_completion(&r->started);
+	return reader;
+}
+
 /* Revoke waits for the call in flight, then releases. */
 static void revoke_test_waits_for_calls(struct kunit *test)
 {
@@ -213,14 +234,7 @@ static void revoke_test_waits_for_calls(struct kunit *test)
 
 	file = revoke_test_open(test, NULL, true);
 	tf = test_file(file);
-	r.file = file;
-	init_completion(&r.started);
-	init_completion(&r.done);
-
-	reader = revoke_test_start(test, revoke_test_reader, file);
-	wait_for_completion(&tf->entered);
-	revoker = revoke_test_start(test, revoke_test_revoker, &r);
-	wait_for_completion(&r.started);
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
 
 	/* The read is still in the driver: revoke must not have returned. */
 	KUNIT_EXPECT_EQ(test, 0,
@@ -253,14 +267,7 @@ static void revoke_test_killed_revoker(struct kunit *test)
 
 	file = revoke_test_open(test, NULL, true);
 	tf = test_file(file);
-	r.file = file;
-	init_completion(&r.started);
-	init_completion(&r.done);
-
-	reader = revoke_test_start(test, revoke_test_reader, file);
-	wait_for_completion(&tf->entered);
-	revoker = revoke_test_start(test, revoke_test_revoker, &r);
-	wait_for_completion(&r.started);
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
 	send_sig(SIGKILL, revoker, 1);
 	wait_for_completion(&r.done);
 
