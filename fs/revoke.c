@@ -20,6 +20,8 @@
 #include <linux/fs.h>
 #include <linux/io_uring/cmd.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
@@ -28,11 +30,13 @@
 #include <linux/refcount.h>
 #include <linux/revoke.h>
 #include <linux/rhashtable.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/syscalls.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 /* Added to revokable_file.active when the file is revoked. */
 #define REVOKE_BIAS	INT_MIN
@@ -46,6 +50,7 @@ enum {
 };
 
 struct revoke_inode_domain;
+struct revoke_vm;
 
 /*
  * The state of one revokable file.  Allocated at open, freed at the final
@@ -70,6 +75,10 @@ struct revokable_file {
 	struct list_head node;
 	/* the task tearing the file down, which may still call the driver */
 	struct task_struct *teardown;
+	/* the mappings' state, from the first mmap() on */
+	struct revoke_vm *vm;
+	/* finishes the revoke when the revoker gave up, see revoke_leave() */
+	struct work_struct orphan_work;
 	/* file->f_op: @real's methods, each through the gate */
 	struct file_operations proxy;
 };
@@ -84,10 +93,14 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
 	return file->f_mode & FMODE_REVOKABLE ? file_revokable(file) : NULL;
 }
 
+static void revoke_vm_free(struct revoke_vm *vm);
+
 static void revoke_put(struct revokable_file *rf)
 {
-	if (refcount_dec_and_test(&rf->ref))
-		kfree(rf);
+	if (!refcount_dec_and_test(&rf->ref))
+		return;
+	revoke_vm_free(rf->vm);
+	kfree(rf);
 }
 
 /*
@@ -225,8 +238,6 @@ static struct lockdep_map revoke_active_map =
 	STATIC_LOCKDEP_MAP_INIT("revoke_active", &revoke_active_key);
 #endif
 
-static void revoke_finish(struct revokable_file *rf);
-
 static bool revoke_enter(struct revokable_file *rf)
 {
 	if (!atomic_inc_unless_negative(&rf->active))
@@ -240,11 +251,17 @@ static void revoke_leave(struct revokable_file *rf)
 	rwsem_release(&revoke_active_map, _RET_IP_);
 	if (likely(atomic_dec_return(&rf->active) != REVOKE_BIAS))
 		return;
-	/* The last call in flight of a revoked file. */
-	if (test_bit(REVOKE_ORPHAN, &rf->flags))
-		revoke_finish(rf);
-	else
+	/*
+	 * The last call in flight of a revoked file.  If its revoker gave up,
+	 * finish in a worker: the call may be a page fault, with mmap_lock
+	 * held, which the teardown takes.  The file is pinned until then.
+	 */
+	if (test_bit(REVOKE_ORPHAN, &rf->flags)) {
+		get_file(rf->file);
+		schedule_work(&rf->orphan_work);
+	} else {
 		wake_up_var(&rf->active);
+	}
 }
 
 /*
@@ -399,14 +416,327 @@ static long revoke_compat_ioctl(struct file *file, unsigned int cmd,
 }
 
 /*
- * A mapping outlives the call that made it, and the driver's vm_ops would
- * run after revoke.  Until mappings are gated too, a revokable file cannot
- * be mapped.
+ * Mappings outlive the mmap() call that made them, so their vm_ops are
+ * gated too: the driver's mmap runs through the gate, then the VMA gets the
+ * file's proxy vm_ops, which enter the gate and return SIGBUS once the file
+ * is revoked.  Revoke zaps the file's VMAs after the calls in flight, the
+ * faults among them, have left: the next access faults into the closed
+ * gate.  The vm_ops methods that are not calls into the driver on behalf of
+ * an access (open, close, may_split, mremap, name, find_special_page) would
+ * run after revoke, on munmap() or fork(); a driver that has them cannot be
+ * mapped through a revokable file, as kernfs refuses a bin file with ->close.
  */
+#ifdef CONFIG_MMU
+struct revoke_vm {
+	spinlock_t lock;		/* protects @real and @mms */
+	/* the driver's vm_ops, the same for every mapping of the file */
+	const struct vm_operations_struct *real;
+	/* vma->vm_ops of the file's mappings: @real's, through the gate */
+	struct vm_operations_struct proxy;
+	/* address spaces that mapped the file, see revoke_unmap() */
+	struct list_head mms;
+};
+
+struct revoke_mm {
+	struct list_head node;
+	struct mm_struct *mm;
+};
+
+static struct revokable_file *vma_revokable(struct vm_area_struct *vma)
+{
+	return file_revokable(vma->vm_file);
+}
+
+static vm_fault_t revoke_vm_fault(struct vm_fault *vmf)
+{
+	struct revokable_file *rf = vma_revokable(vmf->vma);
+	vm_fault_t ret;
+
+	if (!revoke_enter(rf))
+		return VM_FAULT_SIGBUS;
+	ret = rf->vm->real->fault(vmf);
+	revoke_leave(rf);
+	return ret;
+}
+
+static vm_fault_t revoke_vm_huge_fault(struct vm_fault *vmf,
+				       unsigned int order)
+{
+	struct revokable_file *rf = vma_revokable(vmf->vma);
+	vm_fault_t ret;
+
+	if (!revoke_enter(rf))
+		return VM_FAULT_SIGBUS;
+	ret = rf->vm->real->huge_fault(vmf, order);
+	revoke_leave(rf);
+	return ret;
+}
+
+static vm_fault_t revoke_vm_page_mkwrite(struct vm_fault *vmf)
+{
+	struct revokable_file *rf = vma_revokable(vmf->vma);
+	vm_fault_t ret;
+
+	if (!revoke_enter(rf))
+		return VM_FAULT_SIGBUS;
+	ret = rf->vm->real->page_mkwrite(vmf);
+	revoke_leave(rf);
+	return ret;
+}
+
+static vm_fault_t revoke_vm_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct revokable_file *rf = vma_revokable(vmf->vma);
+	vm_fault_t ret;
+
+	if (!revoke_enter(rf))
+		return VM_FAULT_SIGBUS;
+	ret = rf->vm->real->pfn_mkwrite(vmf);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_vm_mprotect(struct vm_area_struct *vma, unsigned long start,
+			      unsigned long end, unsigned long newflags)
+{
+	struct revokable_file *rf = vma_revokable(vma);
+	int ret;
+
+	/* A revoked mapping has no driver left to object. */
+	if (!revoke_enter(rf))
+		return 0;
+	ret = rf->vm->real->mprotect(vma, start, end, newflags);
+	revoke_leave(rf);
+	return ret;
+}
+
+static unsigned long revoke_vm_pagesize(struct vm_area_struct *vma)
+{
+	struct revokable_file *rf = vma_revokable(vma);
+	unsigned long ret;
+
+	if (!revoke_enter(rf))
+		return PAGE_SIZE;
+	ret = rf->vm->real->pagesize(vma);
+	revoke_leave(rf);
+	return ret;
+}
+
+static int revoke_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			    void *buf, int len, int write)
+{
+	struct revokable_file *rf = vma_revokable(vma);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->vm->real->access(vma, addr, buf, len, write);
+	revoke_leave(rf);
+	return ret;
+}
+
+#ifdef CONFIG_NUMA
+static int revoke_vm_set_policy(struct vm_area_struct *vma,
+				struct mempolicy *new)
+{
+	struct revokable_file *rf = vma_revokable(vma);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -EIO;
+	ret = rf->vm->real->set_policy(vma, new);
+	revoke_leave(rf);
+	return ret;
+}
+
+static struct mempolicy *revoke_vm_get_policy(struct vm_area_struct *vma,
+					      unsigned long addr, pgoff_t *ilx)
+{
+	struct revokable_file *rf = vma_revokable(vma);
+	struct mempolicy *ret;
+
+	if (!revoke_enter(rf))
+		return NULL;
+	ret = rf->vm->real->get_policy(vma, addr, ilx);
+	revoke_leave(rf);
+	return ret;
+}
+#endif
+
+/*
+ * As revoke_proxy_init(), for vm_ops; false if @real has a method that
+ * cannot be gated.  ->map_pages is left out: it runs under RCU, and a
+ * mapping does without it, faulting one page at a time.
+ */
+static bool revoke_vm_proxy_init(struct vm_operations_struct *proxy,
+				 const struct vm_operations_struct *real)
+{
+	if (real->open || real->close || real->may_split || real->mremap ||
+	    real->name || real->find_special_page)
+		return false;
+	*proxy = (struct vm_operations_struct) {};
+	proxy->mprotect = real->mprotect ? revoke_vm_mprotect : NULL;
+	proxy->fault = real->fault ? revoke_vm_fault : NULL;
+	proxy->huge_fault = real->huge_fault ? revoke_vm_huge_fault : NULL;
+	proxy->pagesize = real->pagesize ? revoke_vm_pagesize : NULL;
+	proxy->page_mkwrite = real->page_mkwrite ? revoke_vm_page_mkwrite : NULL;
+	proxy->pfn_mkwrite = real->pfn_mkwrite ? revoke_vm_pfn_mkwrite : NULL;
+	proxy->access = real->access ? revoke_vm_access : NULL;
+#ifdef CONFIG_NUMA
+	proxy->set_policy = real->set_policy ? revoke_vm_set_policy : NULL;
+	proxy->get_policy = real->get_policy ? revoke_vm_get_policy : NULL;
+#endif
+	return true;
+}
+
+/*
+ * Before the driver's mmap: the file's revoke_vm, and @mm on its list.  The
+ * state is dropped with the file's; the list is emptied by revoke.
+ */
+static int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm)
+{
+	struct revoke_vm *vm = READ_ONCE(rf->vm);
+	struct revoke_mm *rm, *new;
+
+	if (!vm) {
+		vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
+		if (!vm)
+			return -ENOMEM;
+		spin_lock_init(&vm->lock);
+		INIT_LIST_HEAD(&vm->mms);
+		if (cmpxchg(&rf->vm, NULL, vm)) {
+			kfree(vm);
+			vm = rf->vm;
+		}
+	}
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return -ENOMEM;
+	spin_lock(&vm->lock);
+	list_for_each_entry(rm, &vm->mms, node) {
+		if (rm->mm == mm)
+			goto out;
+	}
+	mmgrab(mm);
+	new->mm = mm;
+	list_add(&new->node, &vm->mms);
+	new = NULL;
+out:
+	spin_unlock(&vm->lock);
+	kfree(new);
+	return 0;
+}
+
+/*
+ * After the driver's mmap: gate the mapping, or undo it and fail.  A driver
+ * that made the mapping anonymous memory (/dev/zero's private mappings)
+ * left nothing of itself in it: the mapping is the process's and stays.
+ * One that handed it to another file (/dev/zero's shared mappings get a
+ * shmem file) cannot be gated: its vm_ops are found through that file.
+ */
+static int revoke_vm_install(struct revokable_file *rf,
+			     struct vm_area_struct *vma)
+{
+	const struct vm_operations_struct *real = vma->vm_ops;
+	struct revoke_vm *vm = rf->vm;
+	bool ok = vma->vm_file == rf->file;
+
+	if (vma_is_anonymous(vma))
+		return 0;
+
+	spin_lock(&vm->lock);
+	if (ok && !vm->real) {
+		ok = revoke_vm_proxy_init(&vm->proxy, real);
+		if (ok)
+			vm->real = real;
+	} else {
+		ok = ok && vm->real == real;
+	}
+	spin_unlock(&vm->lock);
+	if (!ok) {
+		if (real->close)
+			real->close(vma);
+		return -ENODEV;
+	}
+	vma->vm_ops = &vm->proxy;
+	return 0;
+}
+
+static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct revokable_file *rf = file_revokable(file);
+	int ret;
+
+	if (!revoke_enter(rf))
+		return -ENODEV;
+	ret = revoke_vm_get(rf, vma->vm_mm);
+	if (!ret)
+		ret = rf->real->mmap(file, vma);
+	if (!ret)
+		ret = revoke_vm_install(rf, vma);
+	revoke_leave(rf);
+	return ret;
+}
+
+/*
+ * Zap the mappings of the revoked file, and only its own: other files of
+ * the inode keep theirs.  An mmap() that has left the gate may not have
+ * linked its VMA into the mapping yet, with page tables its driver already
+ * filled; it holds its mm's mmap_lock until it has, so take and drop that
+ * of each mm that mapped the file first.
+ */
+static void revoke_unmap(struct revokable_file *rf)
+{
+	struct address_space *mapping = rf->file->f_mapping;
+	struct revoke_vm *vm = rf->vm;
+	struct vm_area_struct *vma;
+	struct revoke_mm *rm, *tmp;
+
+	if (!vm)
+		return;
+	list_for_each_entry_safe(rm, tmp, &vm->mms, node) {
+		mmap_read_lock(rm->mm);
+		mmap_read_unlock(rm->mm);
+		list_del(&rm->node);
+		mmdrop(rm->mm);
+		kfree(rm);
+	}
+
+	i_mmap_lock_read(mapping);
+	vma_interval_tree_foreach(vma, &mapping->i_mmap, 0, ULONG_MAX) {
+		if (vma->vm_file == rf->file && !vma_is_anonymous(vma))
+			zap_vma_pages(vma);
+	}
+	i_mmap_unlock_read(mapping);
+}
+
+static void revoke_vm_free(struct revoke_vm *vm)
+{
+	struct revoke_mm *rm, *tmp;
+
+	if (!vm)
+		return;
+	list_for_each_entry_safe(rm, tmp, &vm->mms, node) {
+		mmdrop(rm->mm);
+		kfree(rm);
+	}
+	kfree(vm);
+}
+#else /* !CONFIG_MMU: the driver's mapping would outlive revoke */
 static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	return -ENODEV;
 }
+
+static void revoke_unmap(struct revokable_file *rf)
+{
+}
+
+static void revoke_vm_free(struct revoke_vm *vm)
+{
+}
+#endif
 
 static int revoke_flush(struct file *file, fl_owner_t id)
 {
@@ -756,14 +1086,15 @@ static int revoke_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Remove what outlives the calls: fasync and every lock and lease taken
- * through the file, whoever owns it.  The gate is closed, so the driver's
+ * Remove what outlives the calls: the file's mappings, fasync and every
+ * lock and lease taken through the file, whoever owns it.  The gate is closed, so the driver's
  * methods are called by this task only (see revoke_enter_teardown()).
  */
 static void revoke_teardown(struct revokable_file *rf)
 {
 	struct file *file = rf->file;
 
+	revoke_unmap(rf);
 	WRITE_ONCE(rf->teardown, current);
 	if ((file->f_flags & FASYNC) && rf->real->fasync)
 		rf->real->fasync(-1, file, 0);
@@ -781,13 +1112,23 @@ static void revoke_finish(struct revokable_file *rf)
 	revoke_done(rf);
 }
 
+static void revoke_orphan_work(struct work_struct *work)
+{
+	struct revokable_file *rf = container_of(work, struct revokable_file,
+						 orphan_work);
+	struct file *file = rf->file;
+
+	revoke_finish(rf);
+	fput(file);
+}
+
 /*
  * Revoke one file the caller holds a reference on.  If the wait for the
  * calls in flight is cut short by a fatal signal, the file stays revoked
- * and the last call to leave finishes the job: REVOKE_ORPHAN, set before
- * looking at @active once more, and the full barrier of the leaver's
- * atomic_dec_return() before it tests REVOKE_ORPHAN, make sure that at
- * least one of the two sees the other.
+ * and the last call to leave has a worker finish the job: REVOKE_ORPHAN,
+ * set before looking at @active once more, and the full barrier of the
+ * leaver's atomic_dec_return() before it tests REVOKE_ORPHAN, make sure
+ * that at least one of the two sees the other.
  */
 static bool revoke_idle(struct revokable_file *rf)
 {
@@ -988,6 +1329,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->real = file->f_op;
 	rf->inode_domain = id;
 	rf->teardown = NULL;
+	rf->vm = NULL;
+	INIT_WORK(&rf->orphan_work, revoke_orphan_work);
 	revoke_proxy_init(&rf->proxy, rf->real);
 
 	spin_lock(&domain->lock);

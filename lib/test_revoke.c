@@ -7,10 +7,13 @@
  * is nothing to take.  It counts its ->open and ->release calls, and any
  * call that reaches it for a file already released, which revoke must make
  * impossible; the counts are in /sys/module/test_revoke/parameters/.
+ * Its files map one page, shared by all of them, faulted in through the
+ * device's vm_ops.
  */
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/revoke.h>
@@ -37,6 +40,8 @@ static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
 static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
 static char test_revoke_buf[TEST_REVOKE_SIZE];
 static size_t test_revoke_len;
+/* What mmap() maps. */
+static struct page *test_revoke_page;
 /*
  * Released files stay here, never freed, so that a call arriving after
  * ->release is counted rather than a use after free.
@@ -170,6 +175,30 @@ static loff_t test_revoke_llseek(struct file *file, loff_t offset, int whence)
 	return noop_llseek(file, offset, whence);
 }
 
+static vm_fault_t test_revoke_fault(struct vm_fault *vmf)
+{
+	if (!test_revoke_call(vmf->vma->vm_file) || vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	get_page(test_revoke_page);
+	vmf->page = test_revoke_page;
+	return 0;
+}
+
+static const struct vm_operations_struct test_revoke_vm_ops = {
+	.fault	= test_revoke_fault,
+};
+
+static int test_revoke_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	if (vma->vm_pgoff || vma_pages(vma) != 1)
+		return -EINVAL;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &test_revoke_vm_ops;
+	return 0;
+}
+
 static const struct file_operations test_revoke_fops = {
 	.owner		= THIS_MODULE,
 	.fop_flags	= FOP_REVOKABLE,
@@ -181,6 +210,7 @@ static const struct file_operations test_revoke_fops = {
 	.unlocked_ioctl	= test_revoke_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= test_revoke_llseek,
+	.mmap		= test_revoke_mmap,
 };
 
 static struct miscdevice test_revoke_dev = {
@@ -189,7 +219,28 @@ static struct miscdevice test_revoke_dev = {
 	.fops	= &test_revoke_fops,
 	.mode	= 0666,
 };
-module_misc_device(test_revoke_dev);
+
+static int __init test_revoke_init(void)
+{
+	int err;
+
+	test_revoke_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!test_revoke_page)
+		return -ENOMEM;
+	err = misc_register(&test_revoke_dev);
+	if (err)
+		__free_page(test_revoke_page);
+	return err;
+}
+module_init(test_revoke_init);
+
+static void __exit test_revoke_exit(void)
+{
+	misc_deregister(&test_revoke_dev);
+	/* Mappings still around hold references of their own. */
+	__free_page(test_revoke_page);
+}
+module_exit(test_revoke_exit);
 
 MODULE_DESCRIPTION("Test device for revokable files");
 MODULE_LICENSE("GPL");

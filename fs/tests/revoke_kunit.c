@@ -256,7 +256,7 @@ static void revoke_test_waits_for_calls(struct kunit *test)
 
 /*
  * A revoker killed while it waits leaves the file revoked; the last call
- * to leave releases the driver.
+ * to leave has the driver released.
  */
 static void revoke_test_killed_revoker(struct kunit *test)
 {
@@ -276,8 +276,11 @@ static void revoke_test_killed_revoker(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
 
+	/* The reader leaves last and has a worker release the driver. */
 	complete(&tf->unblock);
 	kthread_stop_put(reader);
+	wait_var_event(&file_revokable(file)->flags,
+		       revoke_released(file_revokable(file)));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 	kthread_stop_put(revoker);

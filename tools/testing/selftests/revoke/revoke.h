@@ -3,6 +3,8 @@
 #define __REVOKE_H
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -35,6 +37,21 @@
 #define TEST_REVOKE_DEV		"/dev/test_revoke"
 #define TEST_REVOKE_PARAMS	"/sys/module/test_revoke/parameters/"
 #define TEST_REVOKE_READY	_IO('R', 1)
+
+/* One of the test device's counts, or -1. */
+static inline int test_revoke_param(const char *name)
+{
+	char path[256], buf[32] = "";
+	int fd, n;
+
+	snprintf(path, sizeof(path), TEST_REVOKE_PARAMS "%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
 
 static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)
 {

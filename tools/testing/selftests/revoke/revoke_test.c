@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * revokeat() and O_REVOKABLE from user space: every row of the semantics
- * table except poll and mmap, on /dev/null, /dev/zero, a pty, a FIFO, a
- * tmpfs file and the test device, and the syscall's errors.
+ * table except poll and mmap (revoke_mmap_test.c), on /dev/null, /dev/zero,
+ * a pty, a FIFO, a tmpfs file and the test device, and the syscall's
+ * errors.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,20 +22,6 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
-
-static int read_param(const char *name)
-{
-	char path[256], buf[32] = "";
-	int fd, n;
-
-	snprintf(path, sizeof(path), TEST_REVOKE_PARAMS "%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? atoi(buf) : -1;
-}
 
 /* A file on the tmpfs mounted at /tmp, removed after the test. */
 FIXTURE(tmpfile) {
@@ -356,9 +343,9 @@ TEST(test_device_release_once)
 		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
 	ASSERT_GE(fd, 0);
 	/* FOP_REVOKABLE: revokable without asking */
-	EXPECT_EQ(read_param("late_calls"), 0);
-	opens = read_param("opens");
-	releases = read_param("releases");
+	EXPECT_EQ(test_revoke_param("late_calls"), 0);
+	opens = test_revoke_param("opens");
+	releases = test_revoke_param("releases");
 	ASSERT_EQ(write(fd, "hi", 2), 2);
 	EXPECT_EQ(ioctl(fd, TEST_REVOKE_READY), 2);
 	ASSERT_EQ(read(fd, &c, 1), 1);
@@ -366,7 +353,7 @@ TEST(test_device_release_once)
 
 	ASSERT_EQ(revoke_path(TEST_REVOKE_DEV), 0);
 	/* the driver was released, once, by revoke */
-	EXPECT_EQ(read_param("releases"), releases + 1);
+	EXPECT_EQ(test_revoke_param("releases"), releases + 1);
 	EXPECT_EQ(read(fd, &c, 1), 0);
 	EXPECT_EQ(write(fd, "x", 1), -1);
 	EXPECT_EQ(errno, EIO);
@@ -376,17 +363,17 @@ TEST(test_device_release_once)
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(close(fd), 0);
 	/* closing did not release it again */
-	EXPECT_EQ(read_param("releases"), releases + 1);
+	EXPECT_EQ(test_revoke_param("releases"), releases + 1);
 
 	/* a new open works */
 	fd2 = open(TEST_REVOKE_DEV, O_RDWR);
 	ASSERT_GE(fd2, 0);
-	EXPECT_EQ(read_param("opens"), opens + 1);
+	EXPECT_EQ(test_revoke_param("opens"), opens + 1);
 	EXPECT_EQ(read(fd2, &c, 1), 1);
 	EXPECT_EQ(c, 'i');
 	EXPECT_EQ(close(fd2), 0);
-	EXPECT_EQ(read_param("releases"), releases + 2);
-	EXPECT_EQ(read_param("late_calls"), 0);
+	EXPECT_EQ(test_revoke_param("releases"), releases + 2);
+	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 }
 
 TEST(nothing_to_revoke_is_fine)
