@@ -238,7 +238,12 @@ static struct lockdep_map revoke_active_map =
 	STATIC_LOCKDEP_MAP_INIT("revoke_active", &revoke_active_key);
 #endif
 
-static bool revoke_enter(struct revokable_file *rf)
+/*
+ * The gate is on every proxied call: enter and the common leave are
+ * inlined in each proxy method, so that a call costs the proxy's frame,
+ * one atomic increment, one decrement and a test (see make bench).
+ */
+static __always_inline bool revoke_enter(struct revokable_file *rf)
 {
 	if (!atomic_inc_unless_negative(&rf->active))
 		return false;
@@ -246,22 +251,26 @@ static bool revoke_enter(struct revokable_file *rf)
 	return true;
 }
 
-static void revoke_leave(struct revokable_file *rf)
+/*
+ * The last call in flight of a revoked file.  If its revoker gave up,
+ * finish in a worker: the call may be a page fault, with mmap_lock held,
+ * which the teardown takes.  The file is pinned until then.
+ */
+static noinline void revoke_leave_last(struct revokable_file *rf)
 {
-	rwsem_release(&revoke_active_map, _RET_IP_);
-	if (likely(atomic_dec_return(&rf->active) != REVOKE_BIAS))
-		return;
-	/*
-	 * The last call in flight of a revoked file.  If its revoker gave up,
-	 * finish in a worker: the call may be a page fault, with mmap_lock
-	 * held, which the teardown takes.  The file is pinned until then.
-	 */
 	if (test_bit(REVOKE_ORPHAN, &rf->flags)) {
 		get_file(rf->file);
 		schedule_work(&rf->orphan_work);
 	} else {
 		wake_up_var(&rf->active);
 	}
+}
+
+static __always_inline void revoke_leave(struct revokable_file *rf)
+{
+	rwsem_release(&revoke_active_map, _RET_IP_);
+	if (unlikely(atomic_dec_return(&rf->active) == REVOKE_BIAS))
+		revoke_leave_last(rf);
 }
 
 /*
