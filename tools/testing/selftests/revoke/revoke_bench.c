@@ -62,6 +62,8 @@ struct bench {
 	int fd;
 	int pipe[2];		/* splice's other end */
 	char buf[4096];
+	int fds[LOOPS + 1];	/* what open and close work on */
+	int nfds;
 };
 
 typedef long (*op_fn)(struct bench *b);
@@ -109,11 +111,32 @@ static long op_ioctl(struct bench *b)
 	return ret < 0 && errno == ENOTTY ? 0 : ret;
 }
 
-static long op_openclose(struct bench *b)
+static long op_open(struct bench *b)
 {
 	int fd = open(b->t->path, b->oflags);
 
-	return fd < 0 ? -1 : close(fd);
+	if (fd < 0)
+		return -1;
+	b->fds[b->nfds++] = fd;
+	return 0;
+}
+
+static long op_close(struct bench *b)
+{
+	return b->nfds ? close(b->fds[--b->nfds]) : -1;
+}
+
+/* Untimed, around the runs of open and close. */
+static void open_all(struct bench *b)
+{
+	while (b->nfds <= LOOPS && op_open(b) == 0)
+		;
+}
+
+static void close_all(struct bench *b)
+{
+	while (b->nfds)
+		op_close(b);
 }
 
 static long op_mmap(struct bench *b)
@@ -141,15 +164,17 @@ static const struct {
 	const char *name;
 	op_fn fn;
 	int fill;	/* bytes a stream needs per operation */
-	int drain;	/* bytes a stream gets per operation */
+	void (*setup)(struct bench *b);		/* before each run */
+	void (*cleanup)(struct bench *b);	/* after each run */
 } ops[] = {
-	{ "read 1 B",		op_read1, 1, 0 },
-	{ "write 1 B",		op_write1, 0, 1 },
+	{ "read 1 B",		op_read1, 1 },
+	{ "write 1 B",		op_write1 },
 	{ "read 4 KiB",		op_read4k },
-	{ "readv 2x1 B",	op_readv2, 2, 0 },
+	{ "readv 2x1 B",	op_readv2, 2 },
 	{ "poll, no wait",	op_poll0 },
 	{ "ioctl",		op_ioctl },
-	{ "open+close",		op_openclose },
+	{ "open",		op_open, 0, NULL, close_all },
+	{ "close",		op_close, 0, open_all, close_all },
 	{ "mmap+munmap",	op_mmap },
 	{ "splice 4 KiB",	op_splice },
 };
@@ -189,20 +214,30 @@ static double measure(struct bench *b, int i)
 {
 	unsigned long long best = ~0ULL, t;
 	int run, n;
+	bool ok;
 
 	if (b->t->stream)
 		stream_fill(b, ops[i].fill);
-	if (ops[i].fn(b) < 0)
+	if (ops[i].setup)
+		ops[i].setup(b);
+	ok = ops[i].fn(b) >= 0;
+	if (ops[i].cleanup)
+		ops[i].cleanup(b);
+	if (!ok)
 		return -1;
 	for (run = 0; run < RUNS; run++) {
 		if (b->t->stream) {
 			stream_drain(b);
 			stream_fill(b, ops[i].fill * LOOPS);
 		}
+		if (ops[i].setup)
+			ops[i].setup(b);
 		t = now();
 		for (n = 0; n < LOOPS; n++)
 			ops[i].fn(b);
 		t = now() - t;
+		if (ops[i].cleanup)
+			ops[i].cleanup(b);
 		if (t < best)
 			best = t;
 	}
