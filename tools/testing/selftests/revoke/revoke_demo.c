@@ -13,19 +13,6 @@
 
 #include "revoke.h"
 
-static int param(const char *name)
-{
-	char path[256], buf[32] = "";
-	int fd, n;
-
-	snprintf(path, sizeof(path), TEST_REVOKE_PARAMS "%s", name);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	return n > 0 ? atoi(buf) : -1;
-}
-
 static void say(const char *who, const char *fmt, const char *what, long ret)
 {
 	printf("  %-8s %s", who, fmt);
@@ -67,15 +54,17 @@ int main(void)
 	fd = open(TEST_REVOKE_DEV, O_WRONLY);
 	say("writer", "write()", "hello", write(fd, "hello", 5));
 	read(done[0], buf, 1);
-	printf("  driver   opens=%d releases=%d\n", param("opens"), param("releases"));
+	printf("  driver   opens=%d releases=%d\n", test_revoke_param("opens"),
+	       test_revoke_param("releases"));
 	say("revoker", "revoke(\"" TEST_REVOKE_DEV "\")", NULL, revoke_path(TEST_REVOKE_DEV));
 	printf("  driver   opens=%d releases=%d (released by revoke, before any close)\n",
-	       param("opens"), param("releases"));
+	       test_revoke_param("opens"), test_revoke_param("releases"));
 	say("writer", "write() after revoke", NULL, write(fd, "again", 5));
 	write(go[1], "", 1);
 	waitpid(reader, &status, 0);
 	close(fd);
-	printf("  driver   opens=%d releases=%d late calls=%d\n", param("opens"),
-	       param("releases"), param("late_calls"));
-	return param("late_calls") == 0 && param("opens") == param("releases") ? 0 : 1;
+	printf("  driver   opens=%d releases=%d late calls=%d\n", test_revoke_param("opens"),
+	       test_revoke_param("releases"), test_revoke_param("late_calls"));
+	return test_revoke_param("late_calls") == 0 &&
+	       test_revoke_param("opens") == test_revoke_param("releases") ? 0 : 1;
 }
