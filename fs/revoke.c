@@ -54,8 +54,8 @@ struct revoke_vm;
 
 /*
  * The state of one revokable file.  Allocated at open, freed at the final
- * fput() once __fput() no longer looks at file->f_op (revoke_file_free()),
- * or later, when the last revoker looking at it lets go.
+ * fput() (revoke_release()), or later, when the last revoker looking at it
+ * lets go.
  */
 struct revokable_file {
 	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
@@ -1082,7 +1082,14 @@ static void revoke_done(struct revokable_file *rf)
 	wake_up_var(&rf->flags);
 }
 
-/* Final fput() of a revokable file: ->release of the proxy. */
+/* What file->f_op points to once the state is gone. */
+static const struct file_operations revoke_released_fops;
+
+/*
+ * Final fput() of a revokable file: ->release of the proxy.  __fput() reads
+ * file->f_op once more after it (fops_put()), so f_op is pointed away from
+ * the proxy before the state that holds it may go.
+ */
 static int revoke_release(struct inode *inode, struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
@@ -1091,6 +1098,8 @@ static int revoke_release(struct inode *inode, struct file *file)
 		revoke_release_driver(rf);
 	revoke_domain_del(rf);
 	revoke_done(rf);
+	file->f_op = &revoke_released_fops;
+	revoke_put(rf);
 	return 0;
 }
 
@@ -1368,12 +1377,6 @@ int revoke_file_open(struct file *file)
 	if (err && file->f_op->release)
 		file->f_op->release(file_inode(file), file);
 	return err;
-}
-
-/* __fput(), once it is done with file->f_op. */
-void revoke_file_free(struct file *file)
-{
-	revoke_put(file_revokable(file));
 }
 
 /*

@@ -36,6 +36,5 @@ bool file_revoked(const struct file *file);
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);
-void revoke_file_free(struct file *file);
 
 #endif /* _LINUX_REVOKE_H */

@@ -2,15 +2,22 @@
 /*
  * What a revokable file costs, in guest instructions.  Run by 'make bench'
  * (kit/bench) in a QEMU guest started with -icount shift=0,sleep=off, where
- * the guest clock advances one nanosecond per instruction: a loop timed
- * with clock_gettime() gives instructions per operation.  Each row is the
- * best of a few runs, so that a timer interrupt landing in one does not
- * count.  The same binary runs on the base kernel, where O_REVOKABLE and
- * the test device do not exist; those rows print "-".
+ * the guest clock advances one nanosecond per instruction, so timing a call
+ * counts its instructions.  Each call is timed alone
+ * and a row is the fewest instructions any of its calls took, less what
+ * timing an empty call takes: the cost of the call's own code path, the
+ * same on every run.  A mean would also count the timer interrupts and
+ * allocator refills that land in some calls, whose phase depends on all
+ * the kernel did since boot and so differs between two kernels.  The same
+ * binary runs on the base kernel, where O_REVOKABLE and the test device do
+ * not exist; those rows print "-".
  *
  * Output, one line per measurement, tab-separated:
+ *	timer	INSTRUCTIONS (subtracted from every other line)
  *	op	OPERATION	FILE	plain|revokable	INSTRUCTIONS
  *	revoke	WHAT	INSTRUCTIONS
+ * and with --trace (kit/trace), for each call traced:
+ *	trace	OPERATION	FILE	plain|revokable
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +28,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,8 +39,8 @@
 #include "../kselftest.h"
 #include "revoke.h"
 
-#define LOOPS	1000	/* operations per run */
-#define RUNS	7	/* runs per row; the best counts */
+#define LOOPS	1000	/* calls timed per row */
+#define WARMUP	100	/* calls before, untimed */
 
 /* A file under test: a path, and whether it reads like a pipe. */
 struct target {
@@ -41,14 +50,20 @@ struct target {
 };
 
 /*
+ * A tmpfs of its own, mounted noatime: whether a read updates the access
+ * time depends on the clock and on the writes before it, not on the file.
+ */
+#define BENCH_DIR	"/tmp/bench"
+
+/*
  * Files whose contents are the same on both kernels: /proc/version, whose
  * banner names the build, would not compare.
  */
 static const struct target targets[] = {
 	{ "/dev/zero",	"/dev/zero" },
 	{ "/dev/null",	"/dev/null" },
-	{ "pipe",	"/tmp/bench.fifo", true },
-	{ "tmpfs",	"/tmp/bench.file" },
+	{ "pipe",	BENCH_DIR "/fifo", true },
+	{ "tmpfs",	BENCH_DIR "/file" },
 	{ "procfs",	"/proc/cmdline" },
 	{ "sysfs",	"/sys/kernel/uevent_seqnum" },
 	{ "debugfs",	"/sys/kernel/debug/sched/verbose" },
@@ -62,13 +77,13 @@ struct bench {
 	int fd;
 	int pipe[2];		/* splice's other end */
 	char buf[4096];
-	int fds[LOOPS + 1];	/* what open and close work on */
-	int nfds;
+	int other;		/* what open and close work on */
 };
 
 typedef long (*op_fn)(struct bench *b);
 
 static char page[4096];
+static long long timer;	/* instructions that timing an empty call takes */
 
 static long op_read1(struct bench *b)
 {
@@ -111,32 +126,16 @@ static long op_ioctl(struct bench *b)
 	return ret < 0 && errno == ENOTTY ? 0 : ret;
 }
 
+/* open and close each time one file, the other untimed around it */
 static long op_open(struct bench *b)
 {
-	int fd = open(b->t->path, b->oflags);
-
-	if (fd < 0)
-		return -1;
-	b->fds[b->nfds++] = fd;
-	return 0;
+	b->other = open(b->t->path, b->oflags);
+	return b->other;
 }
 
 static long op_close(struct bench *b)
 {
-	return b->nfds ? close(b->fds[--b->nfds]) : -1;
-}
-
-/* Untimed, around the runs of open and close. */
-static void open_all(struct bench *b)
-{
-	while (b->nfds <= LOOPS && op_open(b) == 0)
-		;
-}
-
-static void close_all(struct bench *b)
-{
-	while (b->nfds)
-		op_close(b);
+	return close(b->other);
 }
 
 static long op_mmap(struct bench *b)
@@ -160,12 +159,16 @@ static long op_splice(struct bench *b)
 	return ret;
 }
 
+static long op_none(struct bench *b)
+{
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	op_fn fn;
-	int fill;	/* bytes a stream needs per operation */
-	void (*setup)(struct bench *b);		/* before each run */
-	void (*cleanup)(struct bench *b);	/* after each run */
+	int fill;		/* bytes a stream needs per call */
+	op_fn before, after;	/* untimed, around each call */
 } ops[] = {
 	{ "read 1 B",		op_read1, 1 },
 	{ "write 1 B",		op_write1 },
@@ -173,18 +176,31 @@ static const struct {
 	{ "readv 2x1 B",	op_readv2, 2 },
 	{ "poll, no wait",	op_poll0 },
 	{ "ioctl",		op_ioctl },
-	{ "open",		op_open, 0, NULL, close_all },
-	{ "close",		op_close, 0, open_all, close_all },
+	{ "open",		op_open, 0, NULL, op_close },
+	{ "close",		op_close, 0, op_open },
 	{ "mmap+munmap",	op_mmap },
 	{ "splice 4 KiB",	op_splice },
 };
 
+/*
+ * The guest clock.  On x86 the TSC itself: QEMU's icount advances it by one
+ * per instruction, while clock_gettime() scales it by the frequency the
+ * kernel calibrated, which differs from boot to boot by a few parts per
+ * million and moves when the calibration is refined.
+ */
 static unsigned long long now(void)
 {
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int lo, hi;
+
+	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+	return (unsigned long long)hi << 32 | lo;
+#else
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+#endif
 }
 
 /* Keep a stream's buffer as the operation needs it: full enough, or empty. */
@@ -209,41 +225,85 @@ static void stream_drain(struct bench *b)
 	fcntl(b->fd, F_SETFL, fl);
 }
 
-/* Instructions per operation, or a negative number if it does not apply. */
-static double measure(struct bench *b, int i)
+/* The fewest instructions any of @loops calls of @fn took, or -1 on error. */
+static long long fewest(struct bench *b, int loops, op_fn fn, op_fn before,
+			op_fn after)
 {
 	unsigned long long best = ~0ULL, t;
-	int run, n;
-	bool ok;
+	int n;
 
-	if (b->t->stream)
-		stream_fill(b, ops[i].fill);
-	if (ops[i].setup)
-		ops[i].setup(b);
-	ok = ops[i].fn(b) >= 0;
-	if (ops[i].cleanup)
-		ops[i].cleanup(b);
-	if (!ok)
-		return -1;
-	for (run = 0; run < RUNS; run++) {
-		if (b->t->stream) {
-			stream_drain(b);
-			stream_fill(b, ops[i].fill * LOOPS);
-		}
-		if (ops[i].setup)
-			ops[i].setup(b);
+	for (n = 0; n < loops; n++) {
+		if (before && before(b) < 0)
+			return -1;
 		t = now();
-		for (n = 0; n < LOOPS; n++)
-			ops[i].fn(b);
+		if (fn(b) < 0)
+			return -1;
 		t = now() - t;
-		if (ops[i].cleanup)
-			ops[i].cleanup(b);
+		if (after && after(b) < 0)
+			return -1;
 		if (t < best)
 			best = t;
 	}
+	return best;
+}
+
+/* Instructions of one call, or -1 if it does not apply. */
+static long long measure(struct bench *b, int i)
+{
+	long long v;
+
+	/*
+	 * Idle first, so that an RCU grace period or deferred work that the
+	 * previous row started is over: RCU's quiescent-state report in
+	 * cond_resched() is longer while a grace period is in progress.  Then
+	 * warm up: the first reads of a page cache page take other paths
+	 * (atime, LRU activation in folio_mark_accessed()) than the next ones.
+	 */
+	usleep(50000);
+	if (b->t->stream) {
+		stream_drain(b);
+		stream_fill(b, ops[i].fill * (WARMUP + LOOPS));
+	}
+	if (fewest(b, WARMUP, ops[i].fn, ops[i].before, ops[i].after) < 0)
+		v = -1;
+	else
+		v = fewest(b, LOOPS, ops[i].fn, ops[i].before, ops[i].after);
 	if (b->t->stream)
 		stream_drain(b);
-	return (double)best / LOOPS;
+	return v < 0 ? -1 : v - timer;
+}
+
+/*
+ * With --trace OPERATION, kit/trace single-steps the guest from one
+ * getppid(TRACE_MARK) to the next: each traced call runs between two of
+ * them, in the state in which measure() times it.  getppid() ignores its argument; the shell's own calls have
+ * none.
+ */
+#define TRACE_MARK	0x7265766f6b65UL
+
+static const char *trace_op;
+
+static void trace(struct bench *b, int i, bool revokable)
+{
+	/* As measure() does: idle, warm up, then the call. */
+	usleep(50000);
+	if (b->t->stream) {
+		stream_drain(b);
+		stream_fill(b, ops[i].fill * (WARMUP + 1));
+	}
+	if (fewest(b, WARMUP, ops[i].fn, ops[i].before, ops[i].after) < 0 ||
+	    (ops[i].before && ops[i].before(b) < 0))
+		return;
+	syscall(SYS_getppid, TRACE_MARK);
+	ops[i].fn(b);
+	syscall(SYS_getppid, TRACE_MARK);
+	if (ops[i].after)
+		ops[i].after(b);
+	if (b->t->stream)
+		stream_drain(b);
+	printf("trace\t%s\t%s\t%s\n", ops[i].name, b->t->name,
+	       revokable ? "revokable" : "plain");
+	fflush(stdout);
 }
 
 static void bench_target(const struct target *t, bool revokable)
@@ -270,14 +330,21 @@ static void bench_target(const struct target *t, bool revokable)
 	if (pipe(b->pipe))
 		exit(1);
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		double v = b->fd < 0 ? -1 : measure(b, i);
+		long long v;
+
+		if (trace_op) {
+			if (b->fd >= 0 && !strcmp(ops[i].name, trace_op))
+				trace(b, i, revokable);
+			continue;
+		}
+		v = b->fd < 0 ? -1 : measure(b, i);
 
 		printf("op\t%s\t%s\t%s\t", ops[i].name, t->name,
 		       revokable ? "revokable" : "plain");
 		if (v < 0)
 			printf("-\n");
 		else
-			printf("%.1f\n", v);
+			printf("%lld\n", v);
 	}
 	fflush(stdout);
 	if (b->fd >= 0)
@@ -300,17 +367,17 @@ static void bench_revoke(int files, int others)
 
 	for (run = 0; run < 3; run++) {
 		for (i = 0; i < others; i++) {
-			snprintf(path, sizeof(path), "/tmp/bench.other.%d", i);
+			snprintf(path, sizeof(path), BENCH_DIR "/other.%d", i);
 			fds[files + i] = open(path, O_RDWR | O_CREAT | O_REVOKABLE,
 					      0600);
 		}
 		for (i = 0; i < files; i++)
-			fds[i] = open("/tmp/bench.file", O_RDWR | O_REVOKABLE);
+			fds[i] = open(BENCH_DIR "/file", O_RDWR | O_REVOKABLE);
 		if (fds[0] < 0 || !(fcntl(fds[0], F_GETFL) & O_REVOKABLE))
 			break;
 		t = now();
-		revoke_path("/tmp/bench.file");
-		t = now() - t;
+		revoke_path(BENCH_DIR "/file");
+		t = now() - t - timer;
 		if (t < best)
 			best = t;
 		for (i = 0; i < files + others; i++)
@@ -326,23 +393,32 @@ static void bench_revoke(int files, int others)
 	free(fds);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct rlimit nofile = { 4096, 4096 };
 	unsigned int i;
 	int fd;
 
 	setrlimit(RLIMIT_NOFILE, &nofile);
-	mkfifo("/tmp/bench.fifo", 0600);
-	fd = open("/tmp/bench.file", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	timer = fewest(NULL, LOOPS, op_none, NULL, NULL);
+	printf("timer\t%lld\n", timer);
+	mkdir(BENCH_DIR, 0700);
+	if (mount("bench", BENCH_DIR, "tmpfs", MS_NOATIME, NULL))
+		fprintf(stderr, "revoke_bench: no tmpfs of its own: %m\n");
+	mkfifo(BENCH_DIR "/fifo", 0600);
+	fd = open(BENCH_DIR "/file", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write(fd, page, sizeof(page)) != sizeof(page))
 		return 1;
 	close(fd);
 
+	if (argc == 3 && !strcmp(argv[1], "--trace"))
+		trace_op = argv[2];
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		bench_target(&targets[i], false);
 		bench_target(&targets[i], true);
 	}
+	if (trace_op)
+		return 0;
 	bench_revoke(1, 0);
 	bench_revoke(10, 0);
 	bench_revoke(100, 0);
