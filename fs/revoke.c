@@ -77,6 +77,10 @@ struct revokable_file {
 	struct task_struct *teardown;
 	/* the mappings' state, from the first mmap() on */
 	struct revoke_vm *vm;
+	/* pollers wait here, never on the driver's waitqueues */
+	wait_queue_head_t poll_wq;
+	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll() */
+	struct list_head poll_hooks;
 	/* finishes the revoke when the revoker gave up, see revoke_leave() */
 	struct work_struct orphan_work;
 	/* file->f_op: @real's methods, each through the gate */
@@ -386,16 +390,152 @@ static int revoke_iterate_shared(struct file *file, struct dir_context *ctx)
 	return ret;
 }
 
+/*
+ * poll.  A driver's ->poll puts the poller on the driver's waitqueues, and
+ * its ->release may free them: a poller still there would then touch freed
+ * memory (the PSI bug, CVE-2023-54019).  So the proxy puts the poller on
+ * the file's own waitqueue, which lives as long as the file, and hangs a
+ * hook owned by the state on each driver waitqueue the driver polls with,
+ * to forward the driver's wakeups.  The hooks come off before the driver is
+ * released, revoked or not, and revoke wakes every poller.
+ */
+struct revoke_poll_hook {
+	/* in rf->poll_hooks, under rf->poll_wq.lock */
+	struct list_head node;
+	struct revokable_file *rf;
+	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
+	wait_queue_head_t *head;
+	wait_queue_entry_t wait;
+};
+
+/* The poll table the driver's ->poll gets: the caller's, redirected. */
+struct revoke_poll_table {
+	poll_table pt;
+	struct revokable_file *rf;
+	bool failed;
+};
+
+static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
+			    int sync, void *key)
+{
+	struct revoke_poll_hook *hook = container_of(wait, struct revoke_poll_hook,
+						     wait);
+	__poll_t mask = key_to_poll(key);
+
+	if (!(mask & POLLFREE)) {
+		__wake_up(&hook->rf->poll_wq, mode, 1, key);
+		return 0;
+	}
+	/*
+	 * The driver frees the waitqueue after an RCU grace period (see
+	 * wake_up_pollfree()): let go of it as epoll does.  Setting ->head is
+	 * the last access, revoke_poll_unhook() may free the hook right after.
+	 */
+	__wake_up(&hook->rf->poll_wq, mode, 1, poll_to_key(mask & ~POLLFREE));
+	list_del_init(&wait->entry);
+	/* Pairs with smp_load_acquire() in revoke_poll_unhook(). */
+	smp_store_release(&hook->head, NULL);
+	return 0;
+}
+
+static struct revoke_poll_hook *revoke_poll_hooked(struct revokable_file *rf,
+						   wait_queue_head_t *head)
+{
+	struct revoke_poll_hook *hook;
+
+	list_for_each_entry(hook, &rf->poll_hooks, node)
+		if (READ_ONCE(hook->head) == head)
+			return hook;
+	return NULL;
+}
+
+/* poll_wait() of the driver's ->poll: hook @head if it is not yet. */
+static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
+			      poll_table *pt)
+{
+	struct revoke_poll_table *rpt = container_of(pt, struct revoke_poll_table,
+						     pt);
+	struct revokable_file *rf = rpt->rf;
+	struct revoke_poll_hook *hook;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rf->poll_wq.lock, flags);
+	hook = revoke_poll_hooked(rf, head);
+	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	if (hook)
+		return;
+
+	/* GFP_ATOMIC: a driver may hold a spinlock around poll_wait(). */
+	hook = kmalloc(sizeof(*hook), GFP_ATOMIC);
+	if (!hook) {
+		rpt->failed = true;
+		return;
+	}
+	hook->rf = rf;
+	hook->head = head;
+	init_waitqueue_func_entry(&hook->wait, revoke_poll_wake);
+
+	spin_lock_irqsave(&rf->poll_wq.lock, flags);
+	if (revoke_poll_hooked(rf, head)) {
+		/* Another poller hooked it meanwhile. */
+		spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+		kfree(hook);
+		return;
+	}
+	list_add(&hook->node, &rf->poll_hooks);
+	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	/* Not under poll_wq.lock: revoke_poll_wake() nests it in head->lock. */
+	add_wait_queue(head, &hook->wait);
+}
+
+/*
+ * Only a caller that queues itself (pt->_qproc) is redirected; the others,
+ * like a poll() with no timeout, call the driver with their own table.
+ */
 static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revoke_poll_table rpt;
 	__poll_t ret;
 
 	if (!revoke_enter(rf))
 		return REVOKED_POLL;
-	ret = rf->real->poll(file, pt);
+	if (!pt || !pt->_qproc) {
+		ret = rf->real->poll(file, pt);
+		revoke_leave(rf);
+		return ret;
+	}
+	poll_wait(file, &rf->poll_wq, pt);
+	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
+	rpt.pt._key = pt->_key;
+	rpt.rf = rf;
+	rpt.failed = false;
+	ret = rf->real->poll(file, &rpt.pt);
 	revoke_leave(rf);
-	return ret;
+	/* The poller could miss the driver's wakeups: tell it something is wrong. */
+	return rpt.failed ? ret | EPOLLERR : ret;
+}
+
+/*
+ * Before the driver is released: no call is in flight and none can start,
+ * so no hook is added meanwhile.
+ */
+static void revoke_poll_unhook(struct revokable_file *rf)
+{
+	struct revoke_poll_hook *hook, *next;
+	wait_queue_head_t *head;
+
+	list_for_each_entry_safe(hook, next, &rf->poll_hooks, node) {
+		/* A head the driver let go of is freed after RCU. */
+		rcu_read_lock();
+		/* Pairs with smp_store_release() in revoke_poll_wake(). */
+		head = smp_load_acquire(&hook->head);
+		if (head)
+			remove_wait_queue(head, &hook->wait);
+		rcu_read_unlock();
+		kfree(hook);
+	}
+	INIT_LIST_HEAD(&rf->poll_hooks);
 }
 
 static long revoke_unlocked_ioctl(struct file *file, unsigned int cmd,
@@ -1069,6 +1209,7 @@ static void revoke_release_driver(struct revokable_file *rf)
 {
 	struct file *file = rf->file;
 
+	revoke_poll_unhook(rf);
 	if (rf->real->release)
 		rf->real->release(file_inode(file), file);
 	module_put(rf->real->owner);
@@ -1174,6 +1315,8 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 	atomic_add(REVOKE_BIAS, &rf->active);
 	rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
 	rwsem_release(&revoke_active_map, _RET_IP_);
+	/* Every poller, exclusive or not, polls again and finds it revoked. */
+	__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
 
 	if (!killable)
 		wait_var_event(&rf->active, revoke_idle(rf));
@@ -1348,6 +1491,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->inode_domain = id;
 	rf->teardown = NULL;
 	rf->vm = NULL;
+	init_waitqueue_head(&rf->poll_wq);
+	INIT_LIST_HEAD(&rf->poll_hooks);
 	INIT_WORK(&rf->orphan_work, revoke_orphan_work);
 	revoke_proxy_init(&rf->proxy, rf->real);
 

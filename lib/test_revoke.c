@@ -8,7 +8,9 @@
  * call that reaches it for a file already released, which revoke must make
  * impossible; the counts are in /sys/module/test_revoke/parameters/.
  * Its files map one page, shared by all of them, faulted in through the
- * device's vm_ops.
+ * device's vm_ops.  Each file has a waitqueue of its own for poll, freed
+ * in ->release as the PSI trigger's was (CVE-2023-54019): a poller still on
+ * it then is counted, and would be a use after free.
  */
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -35,6 +37,9 @@ MODULE_PARM_DESC(releases, "->release calls");
 static int late_calls;
 module_param(late_calls, int, 0444);
 MODULE_PARM_DESC(late_calls, "calls for a file already released (must be 0)");
+static int pollers_left;
+module_param(pollers_left, int, 0444);
+MODULE_PARM_DESC(pollers_left, "waitqueues freed with a poller on them (must be 0)");
 
 static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
 static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
@@ -42,6 +47,8 @@ static char test_revoke_buf[TEST_REVOKE_SIZE];
 static size_t test_revoke_len;
 /* What mmap() maps. */
 static struct page *test_revoke_page;
+/* Files open, whose pollers a write wakes. */
+static LIST_HEAD(test_revoke_open_files);
 /*
  * Released files stay here, never freed, so that a call arriving after
  * ->release is counted rather than a use after free.
@@ -50,6 +57,7 @@ static LIST_HEAD(test_revoke_released);
 
 struct test_revoke_file {
 	struct list_head node;
+	wait_queue_head_t *poll_wait;	/* freed in ->release */
 	bool released;
 };
 
@@ -73,8 +81,15 @@ static int test_revoke_open(struct inode *inode, struct file *file)
 
 	if (!tf)
 		return -ENOMEM;
+	tf->poll_wait = kmalloc(sizeof(*tf->poll_wait), GFP_KERNEL);
+	if (!tf->poll_wait) {
+		kfree(tf);
+		return -ENOMEM;
+	}
+	init_waitqueue_head(tf->poll_wait);
 	file->private_data = tf;
 	spin_lock(&test_revoke_lock);
+	list_add(&tf->node, &test_revoke_open_files);
 	opens++;
 	spin_unlock(&test_revoke_lock);
 	return 0;
@@ -85,10 +100,21 @@ static int test_revoke_release(struct inode *inode, struct file *file)
 	struct test_revoke_file *tf = file->private_data;
 
 	spin_lock(&test_revoke_lock);
-	if (tf->released)
+	if (tf->released) {
 		late_calls++;
+		spin_unlock(&test_revoke_lock);
+		return 0;
+	}
 	tf->released = true;
-	list_add(&tf->node, &test_revoke_released);
+	list_move(&tf->node, &test_revoke_released);
+	/*
+	 * Racy without the waitqueue's lock, and enough: a poller still
+	 * queued here when ->release runs is already the bug counted.
+	 */
+	if (waitqueue_active(tf->poll_wait))
+		pollers_left++;
+	kfree(tf->poll_wait);
+	tf->poll_wait = NULL;
 	releases++;
 	spin_unlock(&test_revoke_lock);
 	return 0;
@@ -130,6 +156,7 @@ static ssize_t test_revoke_read(struct file *file, char __user *buf,
 static ssize_t test_revoke_write(struct file *file, const char __user *buf,
 				 size_t len, loff_t *pos)
 {
+	struct test_revoke_file *tf;
 	char tmp[64];
 
 	if (!test_revoke_call(file))
@@ -141,6 +168,8 @@ static ssize_t test_revoke_write(struct file *file, const char __user *buf,
 	len = min(len, TEST_REVOKE_SIZE - test_revoke_len);
 	memcpy(test_revoke_buf + test_revoke_len, tmp, len);
 	test_revoke_len += len;
+	list_for_each_entry(tf, &test_revoke_open_files, node)
+		wake_up_interruptible_poll(tf->poll_wait, EPOLLIN | EPOLLRDNORM);
 	spin_unlock(&test_revoke_lock);
 	wake_up_interruptible(&test_revoke_wait);
 	return len;
@@ -148,11 +177,12 @@ static ssize_t test_revoke_write(struct file *file, const char __user *buf,
 
 static __poll_t test_revoke_poll(struct file *file, poll_table *pt)
 {
+	struct test_revoke_file *tf = file->private_data;
 	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
 
 	if (!test_revoke_call(file))
 		return EPOLLERR;
-	poll_wait(file, &test_revoke_wait, pt);
+	poll_wait(file, tf->poll_wait, pt);
 	if (READ_ONCE(test_revoke_len))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
