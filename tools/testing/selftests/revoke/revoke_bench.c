@@ -190,7 +190,7 @@ static const struct {
  */
 static unsigned long long now(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef __x86_64__
 	unsigned int lo, hi;
 
 	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
@@ -276,14 +276,14 @@ static long long measure(struct bench *b, int i)
 /*
  * With --trace OPERATION, kit/trace single-steps the guest from one
  * getppid(TRACE_MARK) to the next: each traced call runs between two of
- * them, in the state in which measure() times it.  getppid() ignores its argument; the shell's own calls have
- * none.
+ * them, in the state in which measure() times it.  getppid() ignores its
+ * argument; the shell's own calls have none.
  */
 #define TRACE_MARK	0x7265766f6b65UL
 
 static const char *trace_op;
 
-static void trace(struct bench *b, int i, bool revokable)
+static void trace_call(struct bench *b, int i, bool revokable)
 {
 	/* As measure() does: idle, warm up, then the call. */
 	usleep(50000);
@@ -334,7 +334,7 @@ static void bench_target(const struct target *t, bool revokable)
 
 		if (trace_op) {
 			if (b->fd >= 0 && !strcmp(ops[i].name, trace_op))
-				trace(b, i, revokable);
+				trace_call(b, i, revokable);
 			continue;
 		}
 		v = b->fd < 0 ? -1 : measure(b, i);
