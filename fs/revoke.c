@@ -488,32 +488,41 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	add_wait_queue(head, &hook->wait);
 }
 
-/*
- * Only a caller that queues itself (pt->_qproc) is redirected; the others,
- * like a poll() with no timeout, call the driver with their own table.
- */
-static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
+/* A caller that queues itself: onto the file's waitqueue, not the driver's. */
+static noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
+					    struct file *file, poll_table *pt)
 {
-	struct revokable_file *rf = file_revokable(file);
 	struct revoke_poll_table rpt;
 	__poll_t ret;
 
-	if (!revoke_enter(rf))
-		return REVOKED_POLL;
-	if (!pt || !pt->_qproc) {
-		ret = rf->real->poll(file, pt);
-		revoke_leave(rf);
-		return ret;
-	}
 	poll_wait(file, &rf->poll_wq, pt);
 	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
 	rpt.pt._key = pt->_key;
 	rpt.rf = rf;
 	rpt.failed = false;
 	ret = rf->real->poll(file, &rpt.pt);
-	revoke_leave(rf);
 	/* The poller could miss the driver's wakeups: tell it something is wrong. */
 	return rpt.failed ? ret | EPOLLERR : ret;
+}
+
+/*
+ * Only a caller that queues itself (pt->_qproc) is redirected, out of
+ * line; the others, like a poll() with no timeout, call the driver with
+ * their own table.
+ */
+static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
+{
+	struct revokable_file *rf = file_revokable(file);
+	__poll_t ret;
+
+	if (!revoke_enter(rf))
+		return REVOKED_POLL;
+	if (pt && pt->_qproc)
+		ret = revoke_poll_queued(rf, file, pt);
+	else
+		ret = rf->real->poll(file, pt);
+	revoke_leave(rf);
+	return ret;
 }
 
 /*
@@ -1316,7 +1325,8 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 	rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
 	rwsem_release(&revoke_active_map, _RET_IP_);
 	/* Every poller, exclusive or not, polls again and finds it revoked. */
-	__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
+	if (wq_has_sleeper(&rf->poll_wq))
+		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
 
 	if (!killable)
 		wait_var_event(&rf->active, revoke_idle(rf));
