@@ -422,16 +422,14 @@ static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 						     wait);
 	__poll_t mask = key_to_poll(key);
 
-	if (!(mask & POLLFREE)) {
-		__wake_up(&hook->rf->poll_wq, mode, 1, key);
+	__wake_up(&hook->rf->poll_wq, mode, 1, poll_to_key(mask & ~POLLFREE));
+	if (!(mask & POLLFREE))
 		return 0;
-	}
 	/*
 	 * The driver frees the waitqueue after an RCU grace period (see
 	 * wake_up_pollfree()): let go of it as epoll does.  Setting ->head is
 	 * the last access, revoke_poll_unhook() may free the hook right after.
 	 */
-	__wake_up(&hook->rf->poll_wq, mode, 1, poll_to_key(mask & ~POLLFREE));
 	list_del_init(&wait->entry);
 	/* Pairs with smp_load_acquire() in revoke_poll_unhook(). */
 	smp_store_release(&hook->head, NULL);
