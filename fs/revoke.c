@@ -45,6 +45,7 @@
 enum {
 	REVOKE_DEAD,		/* the gate is closed for good */
 	REVOKE_ORPHAN,		/* the revoker gave up waiting, see revoke_one() */
+	REVOKE_ORPHAN_QUEUED,	/* ... and a call left queued orphan_work */
 	REVOKE_RELEASED,	/* the driver's release was claimed */
 	REVOKE_DONE,		/* ... and has returned */
 };
@@ -81,7 +82,13 @@ struct revokable_file {
 	wait_queue_head_t poll_wq;
 	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll() */
 	struct list_head poll_hooks;
-	/* finishes the revoke when the revoker gave up, see revoke_leave() */
+	/* the domain's kick hook, see revoke_kick() */
+	void (*kick)(struct file *file);
+	/* protects @cancellations, and runs them */
+	struct mutex cancel_lock;
+	/* struct revoke_cancellation of calls in flight */
+	struct list_head cancellations;
+	/* finishes the revoke when the revoker gave up, see revoke_left_dead() */
 	struct work_struct orphan_work;
 	/* file->f_op: @real's methods, each through the gate */
 	struct file_operations proxy;
@@ -189,6 +196,7 @@ void revoke_domain_init(struct revoke_domain *domain)
 {
 	spin_lock_init(&domain->lock);
 	INIT_LIST_HEAD(&domain->files);
+	domain->kick = NULL;
 }
 EXPORT_SYMBOL_GPL(revoke_domain_init);
 
@@ -230,11 +238,14 @@ static void revoke_domain_del(struct revokable_file *rf)
 }
 
 /*
- * The gate.  A call enters by incrementing @active unless it is negative,
- * which it is for good once revoke has added REVOKE_BIAS; the revoker then
- * waits for @active to come down to REVOKE_BIAS.  It is annotated for
- * lockdep as a read lock, like kernfs' active reference, so that revoking
- * a file from inside one of its own calls is reported.
+ * The gate.  A call enters by incrementing @active, and is in if the result
+ * is not negative; it is negative for good once revoke has added
+ * REVOKE_BIAS, and the revoker then waits for @active to come down to
+ * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked file,
+ * find @active negative after their decrement and take the slow path,
+ * revoke_left_dead().  The gate is annotated for lockdep as a read lock,
+ * like kernfs' active reference, so that a revoke that waits for a call of
+ * the revoker's own is reported.
  */
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 static struct lock_class_key revoke_active_key;
@@ -243,26 +254,17 @@ static struct lockdep_map revoke_active_map =
 #endif
 
 /*
- * The gate is on every proxied call: enter and the common leave are
- * inlined in each proxy method, so that a call costs the proxy's frame,
- * one atomic increment, one decrement and a test (see make bench).
+ * A call left a revoked file, or was refused: wake the revoker.  If the
+ * revoker gave up, the call that finds @active at REVOKE_BIAS has a worker
+ * finish the revoke: it may be a page fault, with mmap_lock held, which the
+ * teardown takes.  The file is pinned until then.  Several calls may find
+ * it so, one after the other: the first one queues the worker.
  */
-static __always_inline bool revoke_enter(struct revokable_file *rf)
+static noinline void revoke_left_dead(struct revokable_file *rf)
 {
-	if (!atomic_inc_unless_negative(&rf->active))
-		return false;
-	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
-	return true;
-}
-
-/*
- * The last call in flight of a revoked file.  If its revoker gave up,
- * finish in a worker: the call may be a page fault, with mmap_lock held,
- * which the teardown takes.  The file is pinned until then.
- */
-static noinline void revoke_leave_last(struct revokable_file *rf)
-{
-	if (test_bit(REVOKE_ORPHAN, &rf->flags)) {
+	if (atomic_read(&rf->active) == REVOKE_BIAS &&
+	    test_bit(REVOKE_ORPHAN, &rf->flags) &&
+	    !test_and_set_bit(REVOKE_ORPHAN_QUEUED, &rf->flags)) {
 		get_file(rf->file);
 		schedule_work(&rf->orphan_work);
 	} else {
@@ -270,26 +272,68 @@ static noinline void revoke_leave_last(struct revokable_file *rf)
 	}
 }
 
-static __always_inline void revoke_leave(struct revokable_file *rf)
+static noinline void revoke_refused(struct revokable_file *rf)
+{
+	atomic_dec(&rf->active);
+	/* Pairs with smp_mb__after_atomic() in revoke_one(). */
+	smp_mb__after_atomic();
+	revoke_left_dead(rf);
+}
+
+/*
+ * The gate is on every proxied call: enter and leave are inlined in each
+ * proxy method, so that a call costs the proxy's frame, one atomic
+ * increment and one decrement, each with a test of the result's sign, and
+ * the note of which file the task is in (see make bench).
+ *
+ * current->revoke_file names the file whose method the task is in, so that
+ * revoke can kick the task out of an interruptible sleep there (see
+ * revoke_kick()); the file of an outer call, if the driver calls into
+ * another revokable file, is kept in @outer and restored on leaving.  It is
+ * set before the increment: a revoker that finds the call in flight after
+ * closing the gate then finds the task too.
+ */
+static __always_inline bool revoke_enter(struct revokable_file *rf,
+					 struct revokable_file **outer)
+{
+	struct task_struct *task = current;
+
+	*outer = task->revoke_file;
+	WRITE_ONCE(task->revoke_file, rf);
+	if (unlikely(atomic_add_negative(1, &rf->active))) {
+		WRITE_ONCE(task->revoke_file, *outer);
+		revoke_refused(rf);
+		return false;
+	}
+	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
+	return true;
+}
+
+static __always_inline void revoke_leave(struct revokable_file *rf,
+					 struct revokable_file *outer)
 {
 	rwsem_release(&revoke_active_map, _RET_IP_);
-	if (unlikely(atomic_dec_return(&rf->active) == REVOKE_BIAS))
-		revoke_leave_last(rf);
+	WRITE_ONCE(current->revoke_file, outer);
+	/* Fully ordered: see revoke_one(). */
+	if (unlikely(atomic_add_negative(-1, &rf->active)))
+		revoke_left_dead(rf);
 }
 
 /*
  * The revoker itself still calls the driver's lock, flock and setlease
  * methods (through locks_remove_file()) while it tears the file down.
  */
-static bool revoke_enter_teardown(struct revokable_file *rf)
+static bool revoke_enter_teardown(struct revokable_file *rf,
+				  struct revokable_file **outer)
 {
-	return revoke_enter(rf) || READ_ONCE(rf->teardown) == current;
+	return revoke_enter(rf, outer) || READ_ONCE(rf->teardown) == current;
 }
 
-static void revoke_leave_teardown(struct revokable_file *rf)
+static void revoke_leave_teardown(struct revokable_file *rf,
+				  struct revokable_file *outer)
 {
 	if (READ_ONCE(rf->teardown) != current)
-		revoke_leave(rf);
+		revoke_leave(rf, outer);
 }
 
 /* A revoked character device reads as end of file, like a hung-up tty. */
@@ -306,12 +350,13 @@ static ssize_t revoked_read(struct file *file)
 static loff_t revoke_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	loff_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->llseek(file, offset, whence);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -319,12 +364,13 @@ static ssize_t revoke_read(struct file *file, char __user *buf, size_t len,
 			   loff_t *pos)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return revoked_read(file);
 	ret = rf->real->read(file, buf, len, pos);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -332,36 +378,39 @@ static ssize_t revoke_write(struct file *file, const char __user *buf,
 			    size_t len, loff_t *pos)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->write(file, buf, len, pos);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static ssize_t revoke_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return revoked_read(iocb->ki_filp);
 	ret = rf->real->read_iter(iocb, to);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static ssize_t revoke_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->write_iter(iocb, from);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -369,24 +418,26 @@ static int revoke_iopoll(struct kiocb *iocb, struct io_comp_batch *iob,
 			 unsigned int flags)
 {
 	struct revokable_file *rf = file_revokable(iocb->ki_filp);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->iopoll(iocb, iob, flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static int revoke_iterate_shared(struct file *file, struct dir_context *ctx)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->iterate_shared(file, ctx);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -400,7 +451,7 @@ static int revoke_iterate_shared(struct file *file, struct dir_context *ctx)
  * released, revoked or not, and revoke wakes every poller.
  */
 struct revoke_poll_hook {
-	/* in rf->poll_hooks, under rf->poll_wq.lock */
+	/* in rf->poll_hooks: added under rf->poll_wq.lock, walked under RCU */
 	struct list_head node;
 	struct revokable_file *rf;
 	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
@@ -480,7 +531,7 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 		kfree(hook);
 		return;
 	}
-	list_add(&hook->node, &rf->poll_hooks);
+	list_add_rcu(&hook->node, &rf->poll_hooks);
 	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
 	/* Not under poll_wq.lock: revoke_poll_wake() nests it in head->lock. */
 	add_wait_queue(head, &hook->wait);
@@ -511,21 +562,43 @@ static noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
 static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	__poll_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return REVOKED_POLL;
 	if (pt && pt->_qproc)
 		ret = revoke_poll_queued(rf, file, pt);
 	else
 		ret = rf->real->poll(file, pt);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 /*
+ * Wake the driver's waitqueues the file's pollers are hooked on, for a
+ * call in flight that sleeps on one of them until file_revoked().  Called
+ * with the gate closed; pollers in flight may still add hooks.
+ */
+static void revoke_poll_wake_driver(struct revokable_file *rf)
+{
+	struct revoke_poll_hook *hook;
+	wait_queue_head_t *head;
+
+	/* A head the driver let go of is freed after RCU. */
+	rcu_read_lock();
+	list_for_each_entry_rcu(hook, &rf->poll_hooks, node) {
+		/* Pairs with smp_store_release() in revoke_poll_wake(). */
+		head = smp_load_acquire(&hook->head);
+		if (head)
+			wake_up_all(head);
+	}
+	rcu_read_unlock();
+}
+
+/*
  * Before the driver is released: no call is in flight and none can start,
- * so no hook is added meanwhile.
+ * so no hook is added meanwhile, and revoke_poll_wake_driver() is done.
  */
 static void revoke_poll_unhook(struct revokable_file *rf)
 {
@@ -549,12 +622,13 @@ static long revoke_unlocked_ioctl(struct file *file, unsigned int cmd,
 				  unsigned long arg)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	long ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->unlocked_ioctl(file, cmd, arg);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -562,12 +636,13 @@ static long revoke_compat_ioctl(struct file *file, unsigned int cmd,
 				unsigned long arg)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	long ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->compat_ioctl(file, cmd, arg);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -606,12 +681,13 @@ static struct revokable_file *vma_revokable(struct vm_area_struct *vma)
 static vm_fault_t revoke_vm_fault(struct vm_fault *vmf)
 {
 	struct revokable_file *rf = vma_revokable(vmf->vma);
+	struct revokable_file *outer;
 	vm_fault_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return VM_FAULT_SIGBUS;
 	ret = rf->vm->real->fault(vmf);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -619,36 +695,39 @@ static vm_fault_t revoke_vm_huge_fault(struct vm_fault *vmf,
 				       unsigned int order)
 {
 	struct revokable_file *rf = vma_revokable(vmf->vma);
+	struct revokable_file *outer;
 	vm_fault_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return VM_FAULT_SIGBUS;
 	ret = rf->vm->real->huge_fault(vmf, order);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static vm_fault_t revoke_vm_page_mkwrite(struct vm_fault *vmf)
 {
 	struct revokable_file *rf = vma_revokable(vmf->vma);
+	struct revokable_file *outer;
 	vm_fault_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return VM_FAULT_SIGBUS;
 	ret = rf->vm->real->page_mkwrite(vmf);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static vm_fault_t revoke_vm_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct revokable_file *rf = vma_revokable(vmf->vma);
+	struct revokable_file *outer;
 	vm_fault_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return VM_FAULT_SIGBUS;
 	ret = rf->vm->real->pfn_mkwrite(vmf);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -656,25 +735,27 @@ static int revoke_vm_mprotect(struct vm_area_struct *vma, unsigned long start,
 			      unsigned long end, unsigned long newflags)
 {
 	struct revokable_file *rf = vma_revokable(vma);
+	struct revokable_file *outer;
 	int ret;
 
 	/* A revoked mapping has no driver left to object. */
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return 0;
 	ret = rf->vm->real->mprotect(vma, start, end, newflags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static unsigned long revoke_vm_pagesize(struct vm_area_struct *vma)
 {
 	struct revokable_file *rf = vma_revokable(vma);
+	struct revokable_file *outer;
 	unsigned long ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return PAGE_SIZE;
 	ret = rf->vm->real->pagesize(vma);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -682,12 +763,13 @@ static int revoke_vm_access(struct vm_area_struct *vma, unsigned long addr,
 			    void *buf, int len, int write)
 {
 	struct revokable_file *rf = vma_revokable(vma);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->vm->real->access(vma, addr, buf, len, write);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -696,12 +778,13 @@ static int revoke_vm_set_policy(struct vm_area_struct *vma,
 				struct mempolicy *new)
 {
 	struct revokable_file *rf = vma_revokable(vma);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->vm->real->set_policy(vma, new);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -709,12 +792,13 @@ static struct mempolicy *revoke_vm_get_policy(struct vm_area_struct *vma,
 					      unsigned long addr, pgoff_t *ilx)
 {
 	struct revokable_file *rf = vma_revokable(vma);
+	struct revokable_file *outer;
 	struct mempolicy *ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return NULL;
 	ret = rf->vm->real->get_policy(vma, addr, ilx);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 #endif
@@ -822,16 +906,17 @@ static int revoke_vm_install(struct revokable_file *rf,
 static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -ENODEV;
 	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
 		ret = rf->real->mmap(file, vma);
 	if (!ret)
 		ret = revoke_vm_install(rf, vma);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -897,12 +982,13 @@ static void revoke_vm_free(struct revoke_vm *vm)
 static int revoke_flush(struct file *file, fl_owner_t id)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return 0;
 	ret = rf->real->flush(file, id);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -910,49 +996,53 @@ static int revoke_fsync(struct file *file, loff_t start, loff_t end,
 			int datasync)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->fsync(file, start, end, datasync);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static int revoke_fasync(int fd, struct file *file, int on)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
 	/* revoke already turned it off; __fput() turning it off is fine */
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return on ? -EIO : 0;
 	ret = rf->real->fasync(fd, file, on);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static int revoke_lock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter_teardown(rf))
+	if (!revoke_enter_teardown(rf, &outer))
 		return -EIO;
 	ret = rf->real->lock(file, cmd, fl);
-	revoke_leave_teardown(rf);
+	revoke_leave_teardown(rf, outer);
 	return ret;
 }
 
 static int revoke_flock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter_teardown(rf))
+	if (!revoke_enter_teardown(rf, &outer))
 		return -EIO;
 	ret = rf->real->flock(file, cmd, fl);
-	revoke_leave_teardown(rf);
+	revoke_leave_teardown(rf, outer);
 	return ret;
 }
 
@@ -960,12 +1050,13 @@ static int revoke_setlease(struct file *file, int arg,
 			   struct file_lease **flp, void **priv)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter_teardown(rf))
+	if (!revoke_enter_teardown(rf, &outer))
 		return -EIO;
 	ret = rf->real->setlease(file, arg, flp, priv);
-	revoke_leave_teardown(rf);
+	revoke_leave_teardown(rf, outer);
 	return ret;
 }
 
@@ -976,12 +1067,13 @@ static unsigned long revoke_get_unmapped_area(struct file *file,
 					      unsigned long flags)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	unsigned long ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -ENODEV;
 	ret = rf->real->get_unmapped_area(file, addr, len, pgoff, flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -990,12 +1082,13 @@ static ssize_t revoke_splice_write(struct pipe_inode_info *pipe,
 				   unsigned int flags)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->splice_write(pipe, file, pos, len, flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -1004,58 +1097,63 @@ static ssize_t revoke_splice_read(struct file *file, loff_t *pos,
 				  unsigned int flags)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	ssize_t ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return revoked_read(file);
 	ret = rf->real->splice_read(file, pos, pipe, len, flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static void revoke_splice_eof(struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return;
 	rf->real->splice_eof(file);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 }
 
 static long revoke_fallocate(struct file *file, int mode, loff_t offset,
 			     loff_t len)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	long ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->fallocate(file, mode, offset, len);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
 static void revoke_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return;
 	rf->real->show_fdinfo(m, file);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 }
 
 #ifndef CONFIG_MMU
 static unsigned int revoke_mmap_capabilities(struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	unsigned int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return 0;
 	ret = rf->real->mmap_capabilities(file);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 #endif
@@ -1071,19 +1169,20 @@ static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable(file_in);
 	struct revokable_file *out = file_revokable(file_out);
+	struct revokable_file *outer, *outer_in;
 	ssize_t ret = -EIO;
 
-	if (!revoke_enter(in))
+	if (!revoke_enter(in, &outer))
 		return -EIO;
-	if (revoke_enter(out)) {
+	if (revoke_enter(out, &outer_in)) {
 		ret = -EXDEV;
 		if (in->real->copy_file_range == out->real->copy_file_range)
 			ret = out->real->copy_file_range(file_in, pos_in,
 							 file_out, pos_out,
 							 len, flags);
-		revoke_leave(out);
+		revoke_leave(out, outer_in);
 	}
-	revoke_leave(in);
+	revoke_leave(in, outer);
 	return ret;
 }
 
@@ -1094,12 +1193,13 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable_or_null(file_in);
 	struct revokable_file *out = file_revokable_or_null(file_out);
+	struct revokable_file *outer = NULL, *outer_in = NULL;
 	const struct file_operations *real;
 	loff_t ret = -EIO;
 
-	if (in && !revoke_enter(in))
+	if (in && !revoke_enter(in, &outer))
 		return -EIO;
-	if (!out || revoke_enter(out)) {
+	if (!out || revoke_enter(out, &outer_in)) {
 		real = (in ?: out)->real;
 		ret = -EXDEV;
 		if (!in || !out || in->real->remap_file_range ==
@@ -1107,10 +1207,10 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 			ret = real->remap_file_range(file_in, pos_in, file_out,
 						     pos_out, len, remap_flags);
 		if (out)
-			revoke_leave(out);
+			revoke_leave(out, outer_in);
 	}
 	if (in)
-		revoke_leave(in);
+		revoke_leave(in, outer);
 	return ret;
 }
 
@@ -1118,12 +1218,13 @@ static int revoke_fadvise(struct file *file, loff_t offset, loff_t len,
 			  int advice)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->fadvise(file, offset, len, advice);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -1131,12 +1232,13 @@ static int revoke_uring_cmd(struct io_uring_cmd *ioucmd,
 			    unsigned int issue_flags)
 {
 	struct revokable_file *rf = file_revokable(ioucmd->file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->uring_cmd(ioucmd, issue_flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -1145,12 +1247,13 @@ static int revoke_uring_cmd_iopoll(struct io_uring_cmd *ioucmd,
 				   unsigned int poll_flags)
 {
 	struct revokable_file *rf = file_revokable(ioucmd->file);
+	struct revokable_file *outer;
 	int ret;
 
-	if (!revoke_enter(rf))
+	if (!revoke_enter(rf, &outer))
 		return -EIO;
 	ret = rf->real->uring_cmd_iopoll(ioucmd, iob, poll_flags);
-	revoke_leave(rf);
+	revoke_leave(rf, outer);
 	return ret;
 }
 
@@ -1288,18 +1391,72 @@ static void revoke_orphan_work(struct work_struct *work)
 	fput(file);
 }
 
+/* No call in flight but the revoker's own, if @self. */
+static bool revoke_idle(struct revokable_file *rf, bool self)
+{
+	return atomic_read(&rf->active) == REVOKE_BIAS + self;
+}
+
+/*
+ * Get the calls in flight of a revoked file out of the driver.  Calls
+ * sleeping interruptibly are kicked without the driver's help: the task
+ * gets TIF_NOTIFY_SIGNAL, as io_uring does it, so its wait ends with
+ * -ERESTARTSYS and the syscall restarts into the closed gate, to return
+ * what a revoked file returns.  A task that left the file between the look
+ * at it and the kick is kicked for nothing: an interruptible wait of its
+ * ends early, as for a signal with SA_RESTART.  Kernel threads never return
+ * to user space to clear the flag and are not kicked.  Then calls that
+ * cooperate: their cancellations run, the domain's kick hook, and the
+ * driver's waitqueues the file is polled on are woken, for drivers that
+ * wait for file_revoked().
+ *
+ * The task list is walked only when calls are in flight.
+ */
+static void revoke_kick(struct revokable_file *rf, bool self)
+{
+	struct revoke_cancellation *c;
+	struct task_struct *g, *t;
+
+	/* Pairs with the full barrier of the increment in revoke_enter(). */
+	smp_mb__after_atomic();
+	if (revoke_idle(rf, self))
+		return;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (READ_ONCE(t->revoke_file) == rf && t != current &&
+		    !(t->flags & PF_KTHREAD))
+			set_notify_signal(t);
+	}
+	rcu_read_unlock();
+
+	mutex_lock(&rf->cancel_lock);
+	while ((c = list_first_entry_or_null(&rf->cancellations,
+					     struct revoke_cancellation, node))) {
+		list_del_init(&c->node);
+		c->cancel(rf->file, c->data);
+	}
+	mutex_unlock(&rf->cancel_lock);
+
+	if (rf->kick)
+		rf->kick(rf->file);
+	revoke_poll_wake_driver(rf);
+}
+
 /*
  * Revoke one file the caller holds a reference on.  If the wait for the
  * calls in flight is cut short by a fatal signal, the file stays revoked
  * and the last call to leave has a worker finish the job: REVOKE_ORPHAN,
  * set before looking at @active once more, and the full barrier of the
- * leaver's atomic_dec_return() before it tests REVOKE_ORPHAN, make sure
- * that at least one of the two sees the other.
+ * leaver's decrement before it tests REVOKE_ORPHAN, make sure that at
+ * least one of the two sees the other.
+ *
+ * A method may revoke its own file (a "remove" attribute): the revoker
+ * then waits for the other calls only, and the driver is released while
+ * that method is still running, which must not touch the file's driver
+ * state afterwards (as with kernfs_remove_self()).  If another revoker
+ * came first, which waits for this call, it returns at once.
  */
-static bool revoke_idle(struct revokable_file *rf)
-{
-	return atomic_read(&rf->active) == REVOKE_BIAS;
-}
 
 static bool revoke_released(struct revokable_file *rf)
 {
@@ -1308,10 +1465,13 @@ static bool revoke_released(struct revokable_file *rf)
 
 static int revoke_one(struct revokable_file *rf, bool killable)
 {
+	bool self = current->revoke_file == rf;
 	int err = 0;
 
 	if (test_and_set_bit(REVOKE_DEAD, &rf->flags)) {
 		/* Another revoker got here first: wait for it to finish. */
+		if (self)
+			return 0;
 		if (!killable)
 			wait_var_event(&rf->flags, revoke_released(rf));
 		else if (wait_var_event_killable(&rf->flags, revoke_released(rf)))
@@ -1320,21 +1480,24 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 	}
 
 	atomic_add(REVOKE_BIAS, &rf->active);
-	rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
-	rwsem_release(&revoke_active_map, _RET_IP_);
+	if (!self) {
+		rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
+		rwsem_release(&revoke_active_map, _RET_IP_);
+	}
 	/* Every poller, exclusive or not, polls again and finds it revoked. */
 	if (wq_has_sleeper(&rf->poll_wq))
 		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
+	revoke_kick(rf, self);
 
 	if (!killable)
-		wait_var_event(&rf->active, revoke_idle(rf));
+		wait_var_event(&rf->active, revoke_idle(rf, self));
 	else
-		err = wait_var_event_killable(&rf->active, revoke_idle(rf));
+		err = wait_var_event_killable(&rf->active, revoke_idle(rf, self));
 	if (err) {
 		set_bit(REVOKE_ORPHAN, &rf->flags);
-		/* Pairs with the barrier of atomic_dec_return() in revoke_leave(). */
+		/* Pairs with the barrier of the decrement in revoke_leave(). */
 		smp_mb__after_atomic();
-		if (!revoke_idle(rf))
+		if (!revoke_idle(rf, self))
 			return -EINTR;
 	}
 	revoke_finish(rf);
@@ -1461,6 +1624,60 @@ bool file_revoked(const struct file *file)
 EXPORT_SYMBOL_GPL(file_revoked);
 
 /**
+ * revoke_enter_cancellation - let revoke cut a call in flight short
+ * @file: the file whose method is running
+ * @c: the cancellation, with @c->cancel and @c->data set; lives until
+ *     revoke_leave_cancellation()
+ *
+ * For a method that waits for something revoke would otherwise wait for
+ * (hardware, another task) in a way a kick cannot interrupt.  If @file is
+ * revoked before revoke_leave_cancellation(), @c->cancel(@file, @c->data)
+ * runs once, in the revoker's context, where it may sleep; if @file is
+ * revoked already, it runs now.  Nothing happens for a file that is not
+ * revokable.  This is debugfs_enter_cancellation(), for every revokable
+ * file.
+ *
+ * Context: Process context, inside a method of @file.
+ */
+void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	INIT_LIST_HEAD(&c->node);
+	if (!rf)
+		return;
+	/* The revoker sets REVOKE_DEAD before it takes the lock. */
+	mutex_lock(&rf->cancel_lock);
+	if (test_bit(REVOKE_DEAD, &rf->flags))
+		c->cancel(file, c->data);
+	else
+		list_add(&c->node, &rf->cancellations);
+	mutex_unlock(&rf->cancel_lock);
+}
+EXPORT_SYMBOL_GPL(revoke_enter_cancellation);
+
+/**
+ * revoke_leave_cancellation - the call no longer needs cutting short
+ * @file: the file
+ * @c: the cancellation given to revoke_enter_cancellation()
+ *
+ * Once it returns, @c->cancel is not running and will not run.
+ *
+ * Context: Process context.
+ */
+void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	if (!rf)
+		return;
+	mutex_lock(&rf->cancel_lock);
+	list_del_init(&c->node);
+	mutex_unlock(&rf->cancel_lock);
+}
+EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
+
+/**
  * revoke_file_install - make a file being opened revokable
  * @file: the file, in its ->open, not visible to anyone yet
  * @domain: the domain to put it in, or NULL for its inode's domain
@@ -1501,6 +1718,9 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->vm = NULL;
 	init_waitqueue_head(&rf->poll_wq);
 	INIT_LIST_HEAD(&rf->poll_hooks);
+	rf->kick = domain->kick;
+	mutex_init(&rf->cancel_lock);
+	INIT_LIST_HEAD(&rf->cancellations);
 	INIT_WORK(&rf->orphan_work, revoke_orphan_work);
 	revoke_proxy_init(&rf->proxy, rf->real);
 

@@ -11,6 +11,13 @@
  * device's vm_ops.  Each file has a waitqueue of its own for poll, freed
  * in ->release as the PSI trigger's was (CVE-2023-54019): a poller still on
  * it then is counted, and would be a use after free.
+ *
+ * Its ioctls block in the ways revoke must deal with: a read blocks
+ * interruptibly and knows nothing of revoke; TEST_REVOKE_BLOCK does not
+ * even wake for signals, only for TEST_REVOKE_UNBLOCK or SIGKILL;
+ * TEST_REVOKE_WAIT_CANCEL is cut short by a revoke cancellation only;
+ * TEST_REVOKE_WAIT_REVOKED waits on the file's poll waitqueue until
+ * file_revoked(); TEST_REVOKE_SELF revokes its own file.
  */
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -27,6 +34,15 @@
 #define TEST_REVOKE_SIZE	4096
 /* ioctl: return the number of bytes ready to read */
 #define TEST_REVOKE_READY	_IO('R', 1)
+/* ioctl: sleep, deaf to signals but SIGKILL, until TEST_REVOKE_UNBLOCK */
+#define TEST_REVOKE_BLOCK	_IO('R', 2)
+#define TEST_REVOKE_UNBLOCK	_IO('R', 3)
+/* ioctl: sleep as TEST_REVOKE_BLOCK, and -ECANCELED once revoke cancels */
+#define TEST_REVOKE_WAIT_CANCEL	_IO('R', 4)
+/* ioctl: sleep on the file's poll waitqueue until the file is revoked */
+#define TEST_REVOKE_WAIT_REVOKED _IO('R', 5)
+/* ioctl: revoke this very file, from inside the call */
+#define TEST_REVOKE_SELF	_IO('R', 6)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -43,6 +59,8 @@ MODULE_PARM_DESC(pollers_left, "waitqueues freed with a poller on them (must be 
 
 static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
 static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
+/* Incremented by TEST_REVOKE_UNBLOCK. */
+static unsigned int test_revoke_unblocks;
 static char test_revoke_buf[TEST_REVOKE_SIZE];
 static size_t test_revoke_len;
 /* What mmap() maps. */
@@ -133,13 +151,11 @@ static ssize_t test_revoke_read(struct file *file, char __user *buf,
 		spin_unlock(&test_revoke_lock);
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
+		/* Only a kick gets it out when revoked: see revoke_kick(). */
 		err = wait_event_interruptible(test_revoke_wait,
-					       READ_ONCE(test_revoke_len) ||
-					       file_revoked(file));
+					       READ_ONCE(test_revoke_len));
 		if (err)
 			return err;
-		if (file_revoked(file))
-			return 0;
 		spin_lock(&test_revoke_lock);
 	}
 	len = min3(len, test_revoke_len, sizeof(tmp));
@@ -188,14 +204,69 @@ static __poll_t test_revoke_poll(struct file *file, poll_table *pt)
 	return mask;
 }
 
+/* Sleep until TEST_REVOKE_UNBLOCK, @cancelled or SIGKILL. */
+static long test_revoke_block(bool *cancelled)
+{
+	unsigned int unblocks = READ_ONCE(test_revoke_unblocks);
+
+	return wait_event_killable(test_revoke_wait,
+				   READ_ONCE(test_revoke_unblocks) != unblocks ||
+				   READ_ONCE(*cancelled));
+}
+
+struct test_revoke_cancel {
+	struct revoke_cancellation c;
+	bool cancelled;
+};
+
+static void test_revoke_cancel(struct file *file, void *data)
+{
+	struct test_revoke_cancel *tc = data;
+
+	WRITE_ONCE(tc->cancelled, true);
+	wake_up_all(&test_revoke_wait);
+}
+
+static long test_revoke_wait_cancel(struct file *file)
+{
+	struct test_revoke_cancel tc = {
+		.c.cancel = test_revoke_cancel,
+		.c.data = &tc,
+	};
+	long ret;
+
+	revoke_enter_cancellation(file, &tc.c);
+	ret = test_revoke_block(&tc.cancelled);
+	revoke_leave_cancellation(file, &tc.c);
+	return ret ?: tc.cancelled ? -ECANCELED : 0;
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
+	struct test_revoke_file *tf = file->private_data;
+	bool never = false;
+
 	if (!test_revoke_call(file))
 		return -EBADFD;
-	if (cmd != TEST_REVOKE_READY)
-		return -ENOTTY;
-	return READ_ONCE(test_revoke_len);
+	switch (cmd) {
+	case TEST_REVOKE_READY:
+		return READ_ONCE(test_revoke_len);
+	case TEST_REVOKE_BLOCK:
+		return test_revoke_block(&never);
+	case TEST_REVOKE_UNBLOCK:
+		WRITE_ONCE(test_revoke_unblocks, test_revoke_unblocks + 1);
+		wake_up_all(&test_revoke_wait);
+		return 0;
+	case TEST_REVOKE_WAIT_CANCEL:
+		return test_revoke_wait_cancel(file);
+	case TEST_REVOKE_WAIT_REVOKED:
+		return wait_event_killable(*tf->poll_wait, file_revoked(file));
+	case TEST_REVOKE_SELF:
+		/* Nothing of @tf may be touched after this: it is released. */
+		return revoke_file(file);
+	}
+	return -ENOTTY;
 }
 
 static loff_t test_revoke_llseek(struct file *file, loff_t offset, int whence)

@@ -20,6 +20,9 @@ struct revoke_test_file {
 	bool block;		/* read blocks until @unblock */
 	struct completion entered;
 	struct completion unblock;
+	struct file *nested;	/* read reads this file too */
+	/* current->revoke_file in read, before and after reading @nested */
+	struct revokable_file *in_call[2];
 };
 
 static ssize_t revoke_test_read(struct file *file, char __user *buf,
@@ -30,6 +33,10 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	atomic_inc(&tf->calls);
 	if (atomic_read(&tf->releases))
 		atomic_inc(&tf->late_calls);
+	tf->in_call[0] = current->revoke_file;
+	if (tf->nested)
+		tf->nested->f_op->read(tf->nested, buf, len, pos);
+	tf->in_call[1] = current->revoke_file;
 	if (tf->block) {
 		complete(&tf->entered);
 		wait_for_completion(&tf->unblock);
@@ -133,6 +140,32 @@ static void revoke_test_plain_file(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file));
 	__fput_sync(file);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+}
+
+/*
+ * The task notes which file's method it is in, for revoke_kick(), and
+ * restores the outer file's when a driver's call into another leaves.
+ */
+static void revoke_test_task_in_call(struct kunit *test)
+{
+	struct file *outer = revoke_test_open(test, NULL, false);
+	struct file *inner = revoke_test_open(test, NULL, false);
+
+	test_file(outer)->nested = inner;
+	KUNIT_EXPECT_NULL(test, current->revoke_file);
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(outer));
+	KUNIT_EXPECT_NULL(test, current->revoke_file);
+	KUNIT_EXPECT_PTR_EQ(test, test_file(inner)->in_call[0],
+			    file_revokable(inner));
+	KUNIT_EXPECT_PTR_EQ(test, test_file(outer)->in_call[0],
+			    file_revokable(outer));
+	KUNIT_EXPECT_PTR_EQ(test, test_file(outer)->in_call[1],
+			    file_revokable(outer));
+
+	/* A failed call restores it too. */
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(inner));
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(inner));
+	KUNIT_EXPECT_NULL(test, current->revoke_file);
 }
 
 /* Revoke fails new calls and releases the driver once, early. */
@@ -286,6 +319,33 @@ static void revoke_test_killed_revoker(struct kunit *test)
 	kthread_stop_put(revoker);
 }
 
+static void revoke_test_kick(struct file *file)
+{
+	complete(&test_file(file)->unblock);
+}
+
+/* The domain's kick hook gets a call that waits for it out of the driver. */
+static void revoke_test_domain_kick(struct kunit *test)
+{
+	struct task_struct *reader;
+	struct revoke_test_file *tf;
+	struct revoke_domain domain;
+	struct file *file;
+
+	revoke_domain_init(&domain);
+	domain.kick = revoke_test_kick;
+	file = revoke_test_open(test, &domain, true);
+	tf = test_file(file);
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&tf->entered);
+
+	revoke_domain(&domain);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
+	kthread_stop_put(reader);
+}
+
 struct revoke_test_race {
 	struct file *file;
 	struct revoke_domain *domain;
@@ -377,9 +437,11 @@ static void revoke_test_inode_domain(struct kunit *test)
 static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_plain_file),
+	KUNIT_CASE(revoke_test_task_in_call),
 	KUNIT_CASE(revoke_test_revoke_domain),
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
+	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
 	{}

@@ -15,6 +15,10 @@
  * struct revoke_domain - the revokable files that are revoked together
  * @lock: protects @files and the membership of each file in it
  * @files: the files of the domain that are not revoked yet
+ * @kick: if set, called for each file revoked with calls in flight, after
+ *	new calls are refused and before revoke waits for those calls, to get
+ *	them out of the filesystem's own waits; set it before files are
+ *	installed.  Process context.
  *
  * revoke(2) uses a domain per inode, kept by fs/revoke.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
@@ -25,6 +29,21 @@
 struct revoke_domain {
 	spinlock_t lock;		/* protects @files */
 	struct list_head files;
+	void (*kick)(struct file *file);
+};
+
+/**
+ * struct revoke_cancellation - how to cut a call in flight short
+ * @node: in the file's list while the call may be cancelled
+ * @cancel: called by revoke, once, if the file is revoked meanwhile
+ * @data: for @cancel
+ *
+ * See revoke_enter_cancellation().
+ */
+struct revoke_cancellation {
+	struct list_head node;
+	void (*cancel)(struct file *file, void *data);
+	void *data;
 };
 
 void revoke_domain_init(struct revoke_domain *domain);
@@ -33,6 +52,8 @@ void revoke_domain(struct revoke_domain *domain);
 int revoke_file(struct file *file);
 int revoke_inode(struct inode *inode);
 bool file_revoked(const struct file *file);
+void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c);
+void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c);
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);

@@ -37,6 +37,11 @@
 #define TEST_REVOKE_DEV		"/dev/test_revoke"
 #define TEST_REVOKE_PARAMS	"/sys/module/test_revoke/parameters/"
 #define TEST_REVOKE_READY	_IO('R', 1)
+#define TEST_REVOKE_BLOCK	_IO('R', 2)
+#define TEST_REVOKE_UNBLOCK	_IO('R', 3)
+#define TEST_REVOKE_WAIT_CANCEL	_IO('R', 4)
+#define TEST_REVOKE_WAIT_REVOKED _IO('R', 5)
+#define TEST_REVOKE_SELF	_IO('R', 6)
 
 /* One of the test device's counts, or -1. */
 static inline int test_revoke_param(const char *name)
@@ -51,6 +56,21 @@ static inline int test_revoke_param(const char *name)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? atoi(buf) : -1;
+}
+
+/* A file of the test device, emptied: the byte pipe behind it is shared. */
+static inline int test_revoke_open_empty(void)
+{
+	char buf[64];
+	int fd;
+
+	fd = open(TEST_REVOKE_DEV, O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	fcntl(fd, F_SETFL, O_RDWR);
+	return fd;
 }
 
 static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)

@@ -16,7 +16,7 @@
  *	timer	INSTRUCTIONS (subtracted from every other line)
  *	op	OPERATION	FILE	plain|revokable	INSTRUCTIONS
  *	revoke	WHAT	INSTRUCTIONS
- * and with --trace (kit/trace), for each call traced:
+ * and with --trace OPERATION [FILE...] (kit/trace), for each call traced:
  *	trace	OPERATION	FILE	plain|revokable
  */
 #include <errno.h>
@@ -282,6 +282,19 @@ static long long measure(struct bench *b, int i)
 #define TRACE_MARK	0x7265766f6b65UL
 
 static const char *trace_op;
+/* The files to trace, by target name; all if none. */
+static char **trace_files;
+static int trace_nr_files;
+
+static bool traced(const struct target *t)
+{
+	int i;
+
+	for (i = 0; i < trace_nr_files; i++)
+		if (!strcmp(trace_files[i], t->name))
+			return true;
+	return !trace_nr_files;
+}
 
 static void trace_call(struct bench *b, int i, bool revokable)
 {
@@ -333,7 +346,8 @@ static void bench_target(const struct target *t, bool revokable)
 		long long v;
 
 		if (trace_op) {
-			if (b->fd >= 0 && !strcmp(ops[i].name, trace_op))
+			if (b->fd >= 0 && !strcmp(ops[i].name, trace_op) &&
+			    traced(t))
 				trace_call(b, i, revokable);
 			continue;
 		}
@@ -411,8 +425,11 @@ int main(int argc, char **argv)
 		return 1;
 	close(fd);
 
-	if (argc == 3 && !strcmp(argv[1], "--trace"))
+	if (argc >= 3 && !strcmp(argv[1], "--trace")) {
 		trace_op = argv[2];
+		trace_files = argv + 3;
+		trace_nr_files = argc - 3;
+	}
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		bench_target(&targets[i], false);
 		bench_target(&targets[i], true);

@@ -8,71 +8,17 @@
  * it finds still queued there then: none may be.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "waiter.h"
 
 /* What poll(POLLIN) reports of a revoked file: what it asked, and more. */
 #define REVOKED	(POLLIN | POLLERR | POLLHUP)
-
-/* The test device, emptied: the byte pipe behind it is shared. */
-static int open_dev(void)
-{
-	char buf[64];
-	int fd;
-
-	fd = open(TEST_REVOKE_DEV, O_RDWR | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
-	fcntl(fd, F_SETFL, O_RDWR);
-	return fd;
-}
-
-struct waiter {
-	pthread_t thread;
-	int fd;		/* the file, or the epoll instance */
-	int (*wait)(struct waiter *w);
-	int ret;	/* what wait() returned */
-	int events;	/* and what it saw */
-};
-
-static void *waiter_run(void *arg)
-{
-	struct waiter *w = arg;
-
-	w->ret = w->wait(w);
-	return NULL;
-}
-
-static void waiter_start(struct waiter *w, int fd, int (*wait)(struct waiter *w))
-{
-	w->fd = fd;
-	w->wait = wait;
-	w->ret = -2;
-	pthread_create(&w->thread, NULL, waiter_run, w);
-	/* Long enough for it to be asleep in the kernel. */
-	usleep(200000);
-}
-
-/* Whether the waiter returned within a second. */
-static bool waiter_done(struct waiter *w)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 1;
-	return pthread_timedjoin_np(w->thread, NULL, &ts) == 0;
-}
 
 static int wait_poll(struct waiter *w)
 {
@@ -121,7 +67,7 @@ FIXTURE(dev) {
 
 FIXTURE_SETUP(dev)
 {
-	self->fd = open_dev();
+	self->fd = test_revoke_open_empty();
 	if (self->fd < 0 && errno == ENOENT)
 		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
 	ASSERT_GE(self->fd, 0);
@@ -136,7 +82,7 @@ FIXTURE_TEARDOWN(dev)
 	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
 	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 	/* Leave the device's pipe empty, as the next test expects it. */
-	EXPECT_EQ(close(open_dev()), 0);
+	EXPECT_EQ(close(test_revoke_open_empty()), 0);
 }
 
 /* The driver's wakeups reach a poller through the file's waitqueue. */

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls blocked in a revokable file when it is revoked.  A call sleeping
+ * interruptibly is kicked out without the sleeping code's help (a reader
+ * of a FIFO, a pty, the test device) and its syscall restarts into the
+ * revoked file; a call that does not wake for signals is waited for, also
+ * by a revoker killed meanwhile, or cut short by a revoke cancellation, or
+ * woken on the waitqueue the file is polled on.  A method may revoke its
+ * own file.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "revoke.h"
+#include "waiter.h"
+
+static int wait_read(struct waiter *w)
+{
+	char c;
+
+	return read(w->fd, &c, 1);
+}
+
+static int wait_block(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_BLOCK);
+}
+
+static int wait_cancel(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_WAIT_CANCEL);
+}
+
+static int wait_revoked(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_WAIT_REVOKED);
+}
+
+static int wait_revoke(struct waiter *w)
+{
+	return revoke_fd(w->fd);
+}
+
+/* Whether the test device's release count reaches @releases within 1 s. */
+static bool released(int releases)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (test_revoke_param("releases") == releases)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * A reader of a FIFO returns -EIO, a revoked FIFO's read; a reader of the
+ * same FIFO through a file that is not revokable sleeps on, untouched.
+ */
+TEST(fifo_reader)
+{
+	struct waiter w, plain_w;
+	char path[64];
+	int fd, plain;
+
+	snprintf(path, sizeof(path), "/tmp/revoke_fifo_block.%d", getpid());
+	ASSERT_EQ(mkfifo(path, 0600), 0);
+	fd = open(path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	plain = open(path, O_RDWR);
+	ASSERT_GE(plain, 0);
+	waiter_start(&w, fd, wait_read);
+	waiter_start(&plain_w, plain, wait_read);
+
+	ASSERT_EQ(revoke_path(path), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, EIO);
+	EXPECT_FALSE(waiter_done(&plain_w));
+	ASSERT_EQ(write(plain, "x", 1), 1);
+	ASSERT_TRUE(waiter_done(&plain_w));
+	EXPECT_EQ(plain_w.ret, 1);
+	EXPECT_EQ(close(fd), 0);
+	EXPECT_EQ(close(plain), 0);
+	unlink(path);
+}
+
+/* A reader of a pty returns end of file, as after a hangup. */
+TEST(pty_reader)
+{
+	int master, slave;
+	struct waiter w;
+	char name[64];
+
+	master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(grantpt(master), 0);
+	ASSERT_EQ(unlockpt(master), 0);
+	ASSERT_EQ(ptsname_r(master, name, sizeof(name)), 0);
+	slave = open(name, O_RDWR | O_NOCTTY | O_REVOKABLE);
+	ASSERT_GE(slave, 0);
+	waiter_start(&w, slave, wait_read);
+
+	ASSERT_EQ(revoke_path(name), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, 0);
+	EXPECT_EQ(close(slave), 0);
+	EXPECT_EQ(close(master), 0);
+}
+
+FIXTURE(dev) {
+	int fd;
+	int releases;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = test_revoke_open_empty();
+	if (self->fd < 0 && errno == ENOENT)
+		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
+	ASSERT_GE(self->fd, 0);
+	self->releases = test_revoke_param("releases");
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd < 0)
+		return;
+	EXPECT_EQ(close(self->fd), 0);
+	EXPECT_EQ(test_revoke_param("late_calls"), 0);
+}
+
+/* The device's read sleeps interruptibly and knows nothing of revoke. */
+TEST_F(dev, reader)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_read);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/* A call deaf to the kick is waited for; revoke returns once it left. */
+TEST_F(dev, uncooperative_call_is_waited_for)
+{
+	struct waiter call, revoker;
+	int other = open(TEST_REVOKE_DEV, O_RDWR);
+
+	ASSERT_GE(other, 0);
+	waiter_start(&call, self->fd, wait_block);
+	waiter_start(&revoker, self->fd, wait_revoke);
+	EXPECT_FALSE(waiter_done(&revoker));
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
+
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, 0);
+	ASSERT_TRUE(waiter_done(&revoker));
+	EXPECT_EQ(revoker.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(close(other), 0);
+}
+
+/*
+ * A revoker killed while it waits leaves the file revoked, and the last
+ * call to leave releases the driver.
+ */
+TEST_F(dev, killed_revoker)
+{
+	int other = open(TEST_REVOKE_DEV, O_RDWR);
+	struct waiter call;
+	int status;
+	pid_t pid;
+	char c;
+
+	ASSERT_GE(other, 0);
+	waiter_start(&call, self->fd, wait_block);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(revoke_fd(self->fd) ? 1 : 0);
+	usleep(200000);
+	EXPECT_EQ(waitpid(pid, &status, WNOHANG), 0);
+	ASSERT_EQ(kill(pid, SIGKILL), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	/* Revoked, not released yet: the call is still in the driver. */
+	EXPECT_EQ(read(self->fd, &c, 1), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, 0);
+	EXPECT_TRUE(released(self->releases + 1));
+	EXPECT_EQ(close(other), 0);
+}
+
+/* revoke_enter_cancellation(): revoke cuts the call short. */
+TEST_F(dev, cancellation)
+{
+	struct waiter call;
+
+	waiter_start(&call, self->fd, wait_cancel);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, -1);
+	EXPECT_EQ(call.err, ECANCELED);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/*
+ * A call sleeping until file_revoked() on a waitqueue the file is polled
+ * on (here by epoll) is woken by revoke; signals do not wake it.
+ */
+TEST_F(dev, file_revoked_on_polled_waitqueue)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct waiter call;
+	int ep = epoll_create1(0);
+
+	ASSERT_GE(ep, 0);
+	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, self->fd, &ev), 0);
+	waiter_start(&call, self->fd, wait_revoked);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(close(ep), 0);
+}
+
+/* A method that revokes its own file (a "remove" attribute). */
+TEST_F(dev, self_revoke)
+{
+	char c;
+
+	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_SELF), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(read(self->fd, &c, 1), 0);
+	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_READY), -1);
+	EXPECT_EQ(errno, EIO);
+}
+
+TEST_HARNESS_MAIN

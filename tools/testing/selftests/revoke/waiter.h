@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A thread that waits in the kernel (poll, read, ioctl, ...) while the
+ * test revokes the file, and whether it came back within a second.
+ */
+#ifndef __REVOKE_WAITER_H
+#define __REVOKE_WAITER_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <time.h>
+#include <unistd.h>
+
+struct waiter {
+	pthread_t thread;
+	int fd;		/* the file, or the epoll instance */
+	int (*wait)(struct waiter *w);
+	int ret;	/* what wait() returned */
+	int err;	/* errno after it */
+	int events;	/* and what it saw, for the pollers */
+};
+
+static void *waiter_run(void *arg)
+{
+	struct waiter *w = arg;
+
+	errno = 0;
+	w->ret = w->wait(w);
+	w->err = errno;
+	return NULL;
+}
+
+static inline void waiter_start(struct waiter *w, int fd,
+				int (*wait)(struct waiter *w))
+{
+	w->fd = fd;
+	w->wait = wait;
+	w->ret = -2;
+	w->err = 0;
+	pthread_create(&w->thread, NULL, waiter_run, w);
+	/* Long enough for it to be asleep in the kernel. */
+	usleep(200000);
+}
+
+/* Whether the waiter returned within a second. */
+static inline bool waiter_done(struct waiter *w)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 1;
+	return pthread_timedjoin_np(w->thread, NULL, &ts) == 0;
+}
+
+#endif /* __REVOKE_WAITER_H */
