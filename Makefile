@@ -28,6 +28,10 @@ kunit:		## run the KUnit suites on UML
 selftest:	## run the kselftests in QEMU
 	kit/boot selftest
 
+debug:		## the kselftests on the KASAN + lockdep + KFENCE guest kernel
+	kit/deps
+	kit/boot selftest debug
+
 bloat:		## base vs patched vmlinux: the hot VFS paths must not change
 	kit/bloat
 
@@ -47,4 +51,4 @@ clean:		## remove build/ (the base and ccache stay cached)
 help:
 	@sed -n 's/^\([a-z]*\):.*## \(.*\)/make \1\t\2/p' Makefile
 
-.PHONY: all demo check deps tree import export kunit selftest bloat bench bisect lint clean help
+.PHONY: all demo check deps tree import export kunit selftest debug bloat bench bisect lint clean help
