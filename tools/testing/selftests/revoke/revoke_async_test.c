@@ -21,6 +21,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "dev_fixture.h"
 
 /* What poll(POLLIN) reports of a revoked file. */
 #define REVOKED	(POLLIN | POLLERR | POLLHUP)
@@ -98,46 +99,23 @@ static struct io_uring_sqe rw_sqe(int op, int fd, void *buf, unsigned int len)
 	};
 }
 
-FIXTURE(dev) {
-	struct ring ring;
-	int fd;
-	int releases;
-};
-
-FIXTURE_SETUP(dev)
-{
-	self->fd = test_revoke_open_empty();
-	if (self->fd < 0 && errno == ENOENT)
-		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
-	ASSERT_GE(self->fd, 0);
-	if (ring_init(&self->ring))
-		SKIP(return, "no io_uring: %s", strerror(errno));
-	self->releases = test_revoke_param("releases");
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	if (self->fd < 0)
-		return;
-	EXPECT_EQ(close(self->fd), 0);
-	close(self->ring.fd);
-	EXPECT_EQ(test_revoke_param("late_calls"), 0);
-	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
-}
-
 /* A POLL_ADD waiting when revoke comes completes with the revoked bits. */
 TEST_F(dev, uring_poll_add)
 {
+	struct ring ring;
 	struct io_uring_sqe sqe = {
 		.opcode = IORING_OP_POLL_ADD, .fd = self->fd,
 		.poll32_events = POLLIN,
 	};
 	struct io_uring_cqe cqe;
 
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
 	usleep(200000);
 	ASSERT_EQ(revoke_fd(self->fd), 0);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res & REVOKED, REVOKED);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
 }
@@ -145,6 +123,7 @@ TEST_F(dev, uring_poll_add)
 /* A multishot poll gets the forwarded wakeups, then revoke's. */
 TEST_F(dev, uring_multishot_poll)
 {
+	struct ring ring;
 	struct io_uring_sqe sqe = {
 		.opcode = IORING_OP_POLL_ADD, .fd = self->fd,
 		.poll32_events = POLLIN, .len = IORING_POLL_ADD_MULTI,
@@ -153,16 +132,19 @@ TEST_F(dev, uring_multishot_poll)
 	struct io_uring_cqe cqe;
 	char c;
 
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+
 	ASSERT_GE(other, 0);
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
 	ASSERT_EQ(write(other, "x", 1), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res & POLLIN, POLLIN);
 	EXPECT_TRUE(cqe.flags & IORING_CQE_F_MORE);
 	ASSERT_EQ(read(other, &c, 1), 1);
 
 	ASSERT_EQ(revoke_fd(self->fd), 0);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res & REVOKED, REVOKED);
 	EXPECT_EQ(close(other), 0);
 }
@@ -170,49 +152,57 @@ TEST_F(dev, uring_multishot_poll)
 /* A read waiting for data (armed on poll by io_uring) gets end of file. */
 TEST_F(dev, uring_waiting_read)
 {
+	struct ring ring;
 	struct io_uring_cqe cqe;
 	struct io_uring_sqe sqe;
 	char buf[8];
 
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+
 	sqe = rw_sqe(IORING_OP_READ, self->fd, buf, sizeof(buf));
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
 	usleep(200000);
 	ASSERT_EQ(revoke_fd(self->fd), 0);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 0);
 }
 
 /* After revoke: reads return 0, writes -EIO, through a fixed file too. */
 TEST_F(dev, uring_read_write_fixed)
 {
+	struct ring ring;
 	struct io_uring_cqe cqe;
 	struct io_uring_sqe sqe;
 	char buf[8];
 
-	ASSERT_EQ(syscall(__NR_io_uring_register, self->ring.fd,
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+
+	ASSERT_EQ(syscall(__NR_io_uring_register, ring.fd,
 			  IORING_REGISTER_FILES, &self->fd, 1), 0);
 	sqe = rw_sqe(IORING_OP_WRITE, self->fd, "ab", 2);
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 2);
 	sqe = rw_sqe(IORING_OP_READ, 0, buf, 1);
 	sqe.flags = IOSQE_FIXED_FILE;
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 1);
 
 	ASSERT_EQ(revoke_fd(self->fd), 0);
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 0);
 	sqe = rw_sqe(IORING_OP_WRITE, 0, "c", 1);
 	sqe.flags = IOSQE_FIXED_FILE;
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, -EIO);
 	sqe = rw_sqe(IORING_OP_READ, self->fd, buf, 1);
-	ASSERT_EQ(ring_submit(&self->ring, &sqe), 1);
-	ASSERT_TRUE(ring_reap(&self->ring, &cqe));
+	ASSERT_EQ(ring_submit(&ring, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 0);
 }
 

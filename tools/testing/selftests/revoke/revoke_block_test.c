@@ -18,6 +18,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "dev_fixture.h"
 #include "waiter.h"
 
 static int wait_read(struct waiter *w)
@@ -113,28 +114,6 @@ TEST(pty_reader)
 	EXPECT_EQ(w.ret, 0);
 	EXPECT_EQ(close(slave), 0);
 	EXPECT_EQ(close(master), 0);
-}
-
-FIXTURE(dev) {
-	int fd;
-	int releases;
-};
-
-FIXTURE_SETUP(dev)
-{
-	self->fd = test_revoke_open_empty();
-	if (self->fd < 0 && errno == ENOENT)
-		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
-	ASSERT_GE(self->fd, 0);
-	self->releases = test_revoke_param("releases");
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	if (self->fd < 0)
-		return;
-	EXPECT_EQ(close(self->fd), 0);
-	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 }
 
 /* The device's read sleeps interruptibly and knows nothing of revoke. */

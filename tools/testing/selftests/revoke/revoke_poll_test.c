@@ -15,6 +15,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "dev_fixture.h"
 #include "waiter.h"
 
 /* What poll(POLLIN) reports of a revoked file: what it asked, and more. */
@@ -58,31 +59,6 @@ static int epoll_for(int fd, unsigned int events)
 	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
 		return -1;
 	return ep;
-}
-
-FIXTURE(dev) {
-	int fd;
-	int releases;
-};
-
-FIXTURE_SETUP(dev)
-{
-	self->fd = test_revoke_open_empty();
-	if (self->fd < 0 && errno == ENOENT)
-		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
-	ASSERT_GE(self->fd, 0);
-	self->releases = test_revoke_param("releases");
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	if (self->fd < 0)
-		return;
-	EXPECT_EQ(close(self->fd), 0);
-	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
-	EXPECT_EQ(test_revoke_param("late_calls"), 0);
-	/* Leave the device's pipe empty, as the next test expects it. */
-	EXPECT_EQ(close(test_revoke_open_empty()), 0);
 }
 
 /* The driver's wakeups reach a poller through the file's waitqueue. */
