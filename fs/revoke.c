@@ -1480,8 +1480,15 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 	}
 
 	atomic_add(REVOKE_BIAS, &rf->active);
+	/*
+	 * Every file's gate is one lock class; a revoke from inside a call of
+	 * another revokable file (a "remove" method revoking its whole
+	 * domain) waits as subclass 1, or lockdep would take it for a
+	 * recursive read-write deadlock.
+	 */
 	if (!self) {
-		rwsem_acquire(&revoke_active_map, 0, 0, _RET_IP_);
+		rwsem_acquire(&revoke_active_map, !!current->revoke_file, 0,
+			      _RET_IP_);
 		rwsem_release(&revoke_active_map, _RET_IP_);
 	}
 	/* Every poller, exclusive or not, polls again and finds it revoked. */

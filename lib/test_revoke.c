@@ -17,7 +17,8 @@
  * even wake for signals, only for TEST_REVOKE_UNBLOCK or SIGKILL;
  * TEST_REVOKE_WAIT_CANCEL is cut short by a revoke cancellation only;
  * TEST_REVOKE_WAIT_REVOKED waits on the file's poll waitqueue until
- * file_revoked(); TEST_REVOKE_SELF revokes its own file.
+ * file_revoked(); TEST_REVOKE_SELF revokes its own file and the device's
+ * others.
  */
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -263,8 +264,11 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 	case TEST_REVOKE_WAIT_REVOKED:
 		return wait_event_killable(*tf->poll_wait, file_revoked(file));
 	case TEST_REVOKE_SELF:
-		/* Nothing of @tf may be touched after this: it is released. */
-		return revoke_file(file);
+		/*
+		 * As a "remove" attribute does: this file, and the device's
+		 * others.  Nothing of @tf may be touched afterwards.
+		 */
+		return revoke_inode(file_inode(file));
 	}
 	return -ENOTTY;
 }
