@@ -1391,6 +1391,11 @@ static void revoke_orphan_work(struct work_struct *work)
 	fput(file);
 }
 
+static bool revoke_released(struct revokable_file *rf)
+{
+	return test_bit(REVOKE_DONE, &rf->flags);
+}
+
 /* No call in flight but the revoker's own, if @self. */
 static bool revoke_idle(struct revokable_file *rf, bool self)
 {
@@ -1457,12 +1462,6 @@ static void revoke_kick(struct revokable_file *rf, bool self)
  * state afterwards (as with kernfs_remove_self()).  If another revoker
  * came first, which waits for this call, it returns at once.
  */
-
-static bool revoke_released(struct revokable_file *rf)
-{
-	return test_bit(REVOKE_DONE, &rf->flags);
-}
-
 static int revoke_one(struct revokable_file *rf, bool killable)
 {
 	bool self = current->revoke_file == rf;
