@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -71,6 +72,20 @@ static inline int test_revoke_open_empty(void)
 		;
 	fcntl(fd, F_SETFL, O_RDWR);
 	return fd;
+}
+
+/*
+ * A FIFO at @path, opened O_RDWR (neither end waits for the other) twice:
+ * revokable, returned, and plain, in *@plain.  -1 on failure.
+ */
+static inline int revoke_fifo_open(const char *path, int *plain)
+{
+	if (mkfifo(path, 0600))
+		return -1;
+	*plain = open(path, O_RDWR);
+	if (*plain < 0)
+		return -1;
+	return open(path, O_RDWR | O_REVOKABLE);
 }
 
 static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)

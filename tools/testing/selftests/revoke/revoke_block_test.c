@@ -72,11 +72,8 @@ TEST(fifo_reader)
 	int fd, plain;
 
 	snprintf(path, sizeof(path), "/tmp/revoke_fifo_block.%d", getpid());
-	ASSERT_EQ(mkfifo(path, 0600), 0);
-	fd = open(path, O_RDWR | O_REVOKABLE);
+	fd = revoke_fifo_open(path, &plain);
 	ASSERT_GE(fd, 0);
-	plain = open(path, O_RDWR);
-	ASSERT_GE(plain, 0);
 	waiter_start(&w, fd, wait_read);
 	waiter_start(&plain_w, plain, wait_read);
 
