@@ -197,6 +197,7 @@ void revoke_domain_init(struct revoke_domain *domain)
 	spin_lock_init(&domain->lock);
 	INIT_LIST_HEAD(&domain->files);
 	domain->kick = NULL;
+	atomic_set(&domain->users, 0);
 }
 EXPORT_SYMBOL_GPL(revoke_domain_init);
 
@@ -1566,6 +1567,79 @@ void revoke_domain(struct revoke_domain *domain)
 }
 EXPORT_SYMBOL_GPL(revoke_domain);
 
+/*
+ * A domain embedded in a filesystem object goes when the object is
+ * removed.  Its files are revoked then, but a file may be opening: its
+ * ->open runs the driver's before the file is in the domain.  So the
+ * object's uses outside its files, the opens first, enter and leave the
+ * domain's own gate, @users, as calls do a file's: removal closes it with
+ * REVOKE_BIAS, revokes the files and waits for the users who came before.
+ * An open among them either put its file in the domain before the
+ * removal took the files, or finds the domain closed in
+ * revoke_file_install(), both under domain->lock.
+ *
+ * Unlike a file's gate, a use may last across system calls (a driver
+ * that holds debugfs_file_get() from ->open to ->release), so the wait is
+ * not annotated for lockdep.
+ */
+
+/**
+ * revoke_domain_enter - start a use of a domain's object
+ * @domain: the domain
+ *
+ * Until revoke_domain_leave(), revoke_domain_remove() waits: the object
+ * and what it points to stay.  A filesystem's ->open does its work inside,
+ * revoke_file_install() last.
+ *
+ * Context: Any context.
+ * Return: true if in; false if the domain is removed, and nothing is to
+ * be left.
+ */
+bool revoke_domain_enter(struct revoke_domain *domain)
+{
+	if (likely(!atomic_add_negative(1, &domain->users)))
+		return true;
+	revoke_domain_leave(domain);
+	return false;
+}
+EXPORT_SYMBOL_GPL(revoke_domain_enter);
+
+/**
+ * revoke_domain_leave - end a use of a domain's object
+ * @domain: the domain given to a successful revoke_domain_enter()
+ *
+ * Context: Any context.
+ */
+void revoke_domain_leave(struct revoke_domain *domain)
+{
+	/* Fully ordered before wake_up_var() looks for the remover. */
+	if (unlikely(atomic_add_negative(-1, &domain->users)))
+		wake_up_var(&domain->users);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_leave);
+
+/**
+ * revoke_domain_remove - revoke a domain for good, its object is going
+ * @domain: the domain
+ *
+ * Refuses new uses of the domain and new files in it, revokes its files as
+ * revoke_domain() does, and waits for the uses that started before.  When
+ * it returns, no file of the domain calls its driver any more, every
+ * ->release has run, and the object may go.
+ *
+ * Context: Process context, not inside a use of @domain; sleeps,
+ * uninterruptibly.
+ */
+void revoke_domain_remove(struct revoke_domain *domain)
+{
+	/* Ordered before the files are taken by domain->lock. */
+	atomic_add(REVOKE_BIAS, &domain->users);
+	__revoke_domain(domain, false);
+	wait_var_event(&domain->users,
+		       atomic_read(&domain->users) == REVOKE_BIAS);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_remove);
+
 /**
  * revoke_file - revoke one open file description
  * @file: the file; the caller holds a reference
@@ -1589,11 +1663,12 @@ EXPORT_SYMBOL_GPL(revoke_file);
 
 /**
  * revoke_inode - revoke every revokable open file of an inode
- * @inode: the inode
+ * @inode: the inode; the caller holds a reference to a dentry of it
  *
  * Revokes the files opened with O_REVOKABLE or through FOP_REVOKABLE
- * methods in the inode's own domain; files a filesystem put in a domain of
- * its own are left to it, and files that are not revokable are untouched.
+ * methods, which are in the inode's own domain, and those its filesystem
+ * put in the domain super_operations->revoke_domain() gives for it.  Files
+ * that are not revokable are untouched.
  *
  * Context: Process context; sleeps killably.
  * Return: 0, also when there was nothing to revoke; -EINTR as for
@@ -1601,13 +1676,21 @@ EXPORT_SYMBOL_GPL(revoke_file);
  */
 int revoke_inode(struct inode *inode)
 {
-	struct revoke_inode_domain *id = revoke_inode_domain_find(inode);
-	int ret;
+	const struct super_operations *sop = inode->i_sb->s_op;
+	struct revoke_inode_domain *id;
+	struct revoke_domain *domain;
+	int ret = 0;
 
-	if (!id)
-		return 0;
+	domain = sop->revoke_domain ? sop->revoke_domain(inode) : NULL;
+	if (domain)
+		ret = __revoke_domain(domain, true);
+	id = revoke_inode_domain_find(inode);
+	if (!id || ret)
+		goto out;
 	ret = __revoke_domain(&id->domain, true);
-	revoke_inode_domain_put(id);
+out:
+	if (id)
+		revoke_inode_domain_put(id);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(revoke_inode);
@@ -1689,11 +1772,13 @@ EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
  * @domain: the domain to put it in, or NULL for its inode's domain
  *
  * Gives @file the revokable state and installs the proxy methods as
- * file->f_op.  A filesystem calls it last in ->open, which must then
- * succeed; the VFS calls it for O_REVOKABLE and FOP_REVOKABLE files.
+ * file->f_op.  A filesystem calls it last in ->open, inside
+ * revoke_domain_enter(); if it fails, ->open releases what the driver's
+ * open took and fails.  The VFS calls it for O_REVOKABLE and FOP_REVOKABLE
+ * files.
  *
  * Context: Process context; may sleep.
- * Return: 0 or -ENOMEM.
+ * Return: 0; -ENOMEM; -ENOENT if @domain was removed.
  */
 int revoke_file_install(struct file *file, struct revoke_domain *domain)
 {
@@ -1731,6 +1816,12 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	revoke_proxy_init(&rf->proxy, rf->real);
 
 	spin_lock(&domain->lock);
+	/* See revoke_domain_remove(); never a per-inode domain. */
+	if (unlikely(atomic_read(&domain->users) < 0)) {
+		spin_unlock(&domain->lock);
+		kfree(rf);
+		return -ENOENT;
+	}
 	rf->domain = domain;
 	list_add_tail(&rf->node, &domain->files);
 	spin_unlock(&domain->lock);

@@ -19,14 +19,23 @@
  * TEST_REVOKE_WAIT_REVOKED waits on the file's poll waitqueue until
  * file_revoked(); TEST_REVOKE_SELF revokes its own file and the device's
  * others.
+ *
+ * TEST_REVOKE_DEBUGFS_ADD creates /sys/kernel/debug/test_revoke/, with
+ * "pipe", the device's methods in a debugfs file (its cancellation a
+ * debugfs one), "state", a seq_file read through ->read_iter only, and
+ * "value", a DEFINE_DEBUGFS_ATTRIBUTE; TEST_REVOKE_DEBUGFS_REMOVE removes
+ * it, which revokes their open files.
  */
+#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/revoke.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -44,6 +53,9 @@
 #define TEST_REVOKE_WAIT_REVOKED _IO('R', 5)
 /* ioctl: revoke this very file, from inside the call */
 #define TEST_REVOKE_SELF	_IO('R', 6)
+/* ioctls: create and remove the debugfs directory */
+#define TEST_REVOKE_DEBUGFS_ADD	_IO('R', 7)
+#define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -242,6 +254,67 @@ static long test_revoke_wait_cancel(struct file *file)
 	return ret ?: tc.cancelled ? -ECANCELED : 0;
 }
 
+static void test_revoke_debugfs_cancel(struct dentry *dentry, void *data)
+{
+	test_revoke_cancel(NULL, data);
+}
+
+/* The same, through debugfs' cancellation. */
+static long test_revoke_debugfs_wait_cancel(struct file *file)
+{
+	struct test_revoke_cancel tc = {};
+	struct debugfs_cancellation c = {
+		.cancel = test_revoke_debugfs_cancel,
+		.cancel_data = &tc,
+	};
+	long ret;
+
+	debugfs_enter_cancellation(file, &c);
+	ret = test_revoke_block(&tc.cancelled);
+	debugfs_leave_cancellation(file, &c);
+	return ret ?: tc.cancelled ? -ECANCELED : 0;
+}
+
+static DEFINE_MUTEX(test_revoke_debugfs_lock);
+static struct dentry *test_revoke_debugfs;	/* under the mutex */
+static const struct file_operations test_revoke_debugfs_fops;
+static const struct file_operations test_revoke_state_fops;
+
+static int test_revoke_value_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(opens);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_value_fops, test_revoke_value_get, NULL,
+			 "%llu\n");
+
+static long test_revoke_debugfs_add(void)
+{
+	struct dentry *dir;
+
+	mutex_lock(&test_revoke_debugfs_lock);
+	if (!test_revoke_debugfs) {
+		dir = debugfs_create_dir("test_revoke", NULL);
+		debugfs_create_file("pipe", 0666, dir, NULL,
+				    &test_revoke_debugfs_fops);
+		debugfs_create_file("state", 0444, dir, NULL,
+				    &test_revoke_state_fops);
+		debugfs_create_file_unsafe("value", 0444, dir, NULL,
+					   &test_revoke_value_fops);
+		test_revoke_debugfs = dir;
+	}
+	mutex_unlock(&test_revoke_debugfs_lock);
+	return IS_ERR(test_revoke_debugfs) ? PTR_ERR(test_revoke_debugfs) : 0;
+}
+
+static void test_revoke_debugfs_remove(void)
+{
+	mutex_lock(&test_revoke_debugfs_lock);
+	debugfs_remove(test_revoke_debugfs);
+	test_revoke_debugfs = NULL;
+	mutex_unlock(&test_revoke_debugfs_lock);
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
@@ -269,8 +342,21 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		 * others.  Nothing of @tf may be touched afterwards.
 		 */
 		return revoke_inode(file_inode(file));
+	case TEST_REVOKE_DEBUGFS_ADD:
+		return test_revoke_debugfs_add();
+	case TEST_REVOKE_DEBUGFS_REMOVE:
+		test_revoke_debugfs_remove();
+		return 0;
 	}
 	return -ENOTTY;
+}
+
+static long test_revoke_debugfs_ioctl(struct file *file, unsigned int cmd,
+				      unsigned long arg)
+{
+	if (cmd == TEST_REVOKE_WAIT_CANCEL)
+		return test_revoke_debugfs_wait_cancel(file);
+	return test_revoke_ioctl(file, cmd, arg);
 }
 
 static loff_t test_revoke_llseek(struct file *file, loff_t offset, int whence)
@@ -318,6 +404,44 @@ static const struct file_operations test_revoke_fops = {
 	.mmap		= test_revoke_mmap,
 };
 
+/* debugfs makes every file of its revokable: no FOP_REVOKABLE. */
+static const struct file_operations test_revoke_debugfs_fops = {
+	.owner		= THIS_MODULE,
+	.open		= test_revoke_open,
+	.release	= test_revoke_release,
+	.read		= test_revoke_read,
+	.write		= test_revoke_write,
+	.poll		= test_revoke_poll,
+	.unlocked_ioctl	= test_revoke_debugfs_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= test_revoke_llseek,
+	.mmap		= test_revoke_mmap,
+};
+
+static int test_revoke_state_show(struct seq_file *m, void *v)
+{
+	spin_lock(&test_revoke_lock);
+	seq_printf(m, "opens %d releases %d late_calls %d pollers_left %d\n",
+		   opens, releases, late_calls, pollers_left);
+	spin_unlock(&test_revoke_lock);
+	return 0;
+}
+
+static int test_revoke_state_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, test_revoke_state_show, NULL);
+}
+
+/* ->read_iter and ->splice_read only, which debugfs' proxy lacked. */
+static const struct file_operations test_revoke_state_fops = {
+	.owner		= THIS_MODULE,
+	.open		= test_revoke_state_open,
+	.release	= single_release,
+	.read_iter	= seq_read_iter,
+	.splice_read	= copy_splice_read,
+	.llseek		= seq_lseek,
+};
+
 static struct miscdevice test_revoke_dev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "test_revoke",
@@ -342,6 +466,7 @@ module_init(test_revoke_init);
 static void __exit test_revoke_exit(void)
 {
 	misc_deregister(&test_revoke_dev);
+	test_revoke_debugfs_remove();
 	/* Mappings still around hold references of their own. */
 	__free_page(test_revoke_page);
 }

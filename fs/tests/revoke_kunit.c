@@ -346,6 +346,64 @@ static void revoke_test_domain_kick(struct kunit *test)
 	kthread_stop_put(reader);
 }
 
+struct revoke_test_remover {
+	struct revoke_domain *domain;
+	struct completion started;
+	struct completion done;
+};
+
+static int revoke_test_remover(void *data)
+{
+	struct revoke_test_remover *r = data;
+
+	complete(&r->started);
+	revoke_domain_remove(r->domain);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Removing a domain revokes its files and waits for an open in flight,
+ * which then cannot put its file in the domain; the domain refuses new
+ * uses.
+ */
+static void revoke_test_domain_remove(struct kunit *test)
+{
+	struct revoke_test_remover r;
+	struct revoke_test_file tf = {};
+	struct revoke_domain domain;
+	struct task_struct *remover;
+	struct file *file, *late;
+
+	revoke_domain_init(&domain);
+	file = revoke_test_open(test, &domain, false);
+	/* an ->open in flight */
+	KUNIT_ASSERT_TRUE(test, revoke_domain_enter(&domain));
+	r.domain = &domain;
+	init_completion(&r.started);
+	init_completion(&r.done);
+	remover = revoke_test_start(test, revoke_test_remover, &r);
+	wait_for_completion(&r.started);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&r.done, HZ / 10));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&test_file(file)->releases));
+	KUNIT_EXPECT_FALSE(test, revoke_domain_enter(&domain));
+
+	/* the open in flight cannot install its file, and leaves */
+	late = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					 &tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(late));
+	KUNIT_EXPECT_EQ(test, -ENOENT, revoke_file_install(late, &domain));
+	KUNIT_EXPECT_FALSE(test, late->f_mode & FMODE_REVOKABLE);
+	revoke_domain_leave(&domain);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+	__fput_sync(late);
+	kthread_stop_put(remover);
+}
+
 struct revoke_test_race {
 	struct file *file;
 	struct revoke_domain *domain;
@@ -442,6 +500,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
 	KUNIT_CASE(revoke_test_domain_kick),
+	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
 	{}

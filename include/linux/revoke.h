@@ -7,6 +7,7 @@
 #ifndef _LINUX_REVOKE_H
 #define _LINUX_REVOKE_H
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
@@ -19,17 +20,22 @@
  *	new calls are refused and before revoke waits for those calls, to get
  *	them out of the filesystem's own waits; set it before files are
  *	installed.  Process context.
+ * @users: uses of the domain's object that are not calls on its files,
+ *	see revoke_domain_enter(); negative once revoke_domain_remove() ran
  *
  * revoke(2) uses a domain per inode, kept by fs/revoke.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
- * procfs, kernfs) embeds a domain in that object, puts the files in it
- * from its ->open with revoke_file_install() and revokes them with
- * revoke_domain() on removal.
+ * procfs, kernfs) embeds a domain in that object, opens files inside
+ * revoke_domain_enter() and revoke_domain_leave(), puts them in the domain
+ * from its ->open with revoke_file_install(), and calls
+ * revoke_domain_remove() on removal.  Its super_operations->revoke_domain
+ * gives revoke(2) the domain of an inode.
  */
 struct revoke_domain {
 	spinlock_t lock;		/* protects @files */
 	struct list_head files;
 	void (*kick)(struct file *file);
+	atomic_t users;
 };
 
 /**
@@ -49,6 +55,9 @@ struct revoke_cancellation {
 void revoke_domain_init(struct revoke_domain *domain);
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
 void revoke_domain(struct revoke_domain *domain);
+bool revoke_domain_enter(struct revoke_domain *domain);
+void revoke_domain_leave(struct revoke_domain *domain);
+void revoke_domain_remove(struct revoke_domain *domain);
 int revoke_file(struct file *file);
 int revoke_inode(struct inode *inode);
 bool file_revoked(const struct file *file);

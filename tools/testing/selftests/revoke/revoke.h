@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef __NR_revokeat
@@ -43,6 +44,9 @@
 #define TEST_REVOKE_WAIT_CANCEL	_IO('R', 4)
 #define TEST_REVOKE_WAIT_REVOKED _IO('R', 5)
 #define TEST_REVOKE_SELF	_IO('R', 6)
+#define TEST_REVOKE_DEBUGFS_ADD	_IO('R', 7)
+#define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
+#define TEST_REVOKE_DEBUGFS	"/sys/kernel/debug/test_revoke/"
 
 /* One of the test device's counts, or -1. */
 static inline int test_revoke_param(const char *name)
@@ -86,6 +90,22 @@ static inline int revoke_fifo_open(const char *path, int *plain)
 	if (*plain < 0)
 		return -1;
 	return open(path, O_RDWR | O_REVOKABLE);
+}
+
+/* The signal a child dies of when it reads @p, or 0 if it could. */
+static inline int touch_signal(const char *p)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(*p == 0x7f);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
 static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)

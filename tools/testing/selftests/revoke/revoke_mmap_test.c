@@ -16,22 +16,6 @@
 #include "../kselftest_harness.h"
 #include "revoke.h"
 
-/* The signal a child dies of when it reads @p, or 0 if it could. */
-static int touch_signal(const char *p)
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid)
-		_exit(*p == 0x7f);
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-}
-
 static char *map(int fd, int flags)
 {
 	return mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, flags, fd, 0);

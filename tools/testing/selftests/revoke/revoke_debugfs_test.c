@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs files on the revokable-file core.  The test device creates
+ * /sys/kernel/debug/test_revoke/ and removes it on request; removing it
+ * revokes the open files of its nodes: calls in flight are waited for,
+ * blocked ones kicked or cancelled, new ones fail with -EIO, and each
+ * ->release runs once, before the removal returns.  The files have every
+ * method of their driver (->read_iter, ->splice_read, ->mmap), and
+ * revoke(2) of a debugfs path revokes its files without removing it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+
+#include "../kselftest_harness.h"
+#include "revoke.h"
+#include "waiter.h"
+
+#define PIPE	TEST_REVOKE_DEBUGFS "pipe"
+#define STATE	TEST_REVOKE_DEBUGFS "state"
+#define VALUE	TEST_REVOKE_DEBUGFS "value"
+
+/*
+ * The test device (@ctl), its debugfs directory created afresh, and
+ * "pipe" open and emptied (@fd).  Afterwards the directory is removed, no
+ * call reached the device for a released file and no poller was left on
+ * a freed waitqueue; every file opened by the test was released.
+ */
+FIXTURE(debugfs) {
+	int ctl;
+	int fd;
+	int open_files;	/* of the device, before the test */
+	int opens;
+	int releases;
+};
+
+static int open_files(void)
+{
+	return test_revoke_param("opens") - test_revoke_param("releases");
+}
+
+FIXTURE_SETUP(debugfs)
+{
+	char buf[64];
+
+	self->fd = -1;
+	self->open_files = open_files();
+	self->ctl = open(TEST_REVOKE_DEV, O_RDWR);
+	if (self->ctl < 0 && errno == ENOENT)
+		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
+	ASSERT_GE(self->ctl, 0);
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_DEBUGFS_REMOVE), 0);
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_DEBUGFS_ADD), 0);
+	self->fd = open(PIPE, O_RDWR | O_NONBLOCK);
+	if (self->fd < 0 && errno == ENOENT)
+		SKIP(return, "no " PIPE " (CONFIG_DEBUG_FS, debugfs mounted)");
+	ASSERT_GE(self->fd, 0);
+	while (read(self->fd, buf, sizeof(buf)) > 0)
+		;
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
+	self->opens = test_revoke_param("opens");
+	self->releases = test_revoke_param("releases");
+}
+
+FIXTURE_TEARDOWN(debugfs)
+{
+	if (self->ctl < 0)
+		return;
+	EXPECT_EQ(ioctl(self->ctl, TEST_REVOKE_DEBUGFS_REMOVE), 0);
+	if (self->fd >= 0)
+		EXPECT_EQ(close(self->fd), 0);
+	EXPECT_EQ(close(self->ctl), 0);
+	EXPECT_EQ(test_revoke_param("late_calls"), 0);
+	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
+	EXPECT_EQ(open_files(), self->open_files);
+}
+
+static int remove_dir(int ctl)
+{
+	return ioctl(ctl, TEST_REVOKE_DEBUGFS_REMOVE);
+}
+
+static int wait_read(struct waiter *w)
+{
+	char c;
+
+	return read(w->fd, &c, 1);
+}
+
+static int wait_poll(struct waiter *w)
+{
+	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
+	int ret = poll(&pfd, 1, -1);
+
+	w->events = pfd.revents;
+	return ret;
+}
+
+static int wait_block(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_BLOCK);
+}
+
+static int wait_cancel(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_WAIT_CANCEL);
+}
+
+/* Here w->fd is the test device: the removal itself waits. */
+static int wait_remove(struct waiter *w)
+{
+	return remove_dir(w->fd);
+}
+
+/* Reads, writes, ioctls and seeks reach the driver until the removal. */
+TEST_F(debugfs, calls_then_eio)
+{
+	int other = open(PIPE, O_RDWR);
+	char buf[8] = "";
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(write(self->fd, "abc", 3), 3);
+	EXPECT_EQ(ioctl(other, TEST_REVOKE_READY), 3);
+	EXPECT_EQ(lseek(other, 0, SEEK_SET), 0);
+	ASSERT_EQ(read(other, buf, sizeof(buf)), 3);
+	EXPECT_STREQ(buf, "abc");
+
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(self->fd, buf, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(self->fd, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_READY), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(lseek(self->fd, 0, SEEK_SET), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(open(PIPE, O_RDWR), -1);
+	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(close(other), 0);
+	/* closing does not release again */
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+}
+
+/* A reader asleep in the driver is kicked out, and reads -EIO. */
+TEST_F(debugfs, blocked_reader)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_read);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, EIO);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/* A poller is woken, and sees the file hung up. */
+TEST_F(debugfs, poller)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_poll);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, 1);
+	EXPECT_TRUE(w.events & POLLHUP);
+	EXPECT_TRUE(w.events & POLLERR);
+	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
+}
+
+/* debugfs_enter_cancellation(): the removal cuts the call short. */
+TEST_F(debugfs, cancellation)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_cancel);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, ECANCELED);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/* The removal waits for a call in flight that does not wake for it. */
+TEST_F(debugfs, removal_waits_for_call)
+{
+	struct waiter call, remover;
+
+	waiter_start(&call, self->fd, wait_block);
+	waiter_start(&remover, self->ctl, wait_remove);
+	EXPECT_FALSE(waiter_done(&remover));
+	/* (A lookup in the directory would wait too: it is locked.) */
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
+
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, 0);
+	ASSERT_TRUE(waiter_done(&remover));
+	EXPECT_EQ(remover.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(access(PIPE, F_OK), -1);
+	EXPECT_EQ(errno, ENOENT);
+}
+
+/*
+ * A seq_file with ->read_iter and ->splice_read only, which debugfs'
+ * former proxy did not forward, and a DEFINE_DEBUGFS_ATTRIBUTE file made
+ * with debugfs_create_file_unsafe(): both read, then -EIO.
+ */
+TEST_F(debugfs, read_iter_and_attribute)
+{
+	int state = open(STATE, O_RDONLY);
+	int value = open(VALUE, O_RDONLY);
+	char a[8] = "", b[64] = "", buf[64] = "";
+	struct iovec iov[2] = {
+		{ .iov_base = a, .iov_len = 6 },
+		{ .iov_base = b, .iov_len = sizeof(b) - 1 },
+	};
+	int pipefd[2];
+
+	ASSERT_GE(state, 0);
+	ASSERT_GE(value, 0);
+	ASSERT_GT(readv(state, iov, 2), 6);
+	EXPECT_STREQ(a, "opens ");
+	EXPECT_EQ(atoi(b), self->opens);
+
+	ASSERT_EQ(pipe(pipefd), 0);
+	ASSERT_GT(splice(state, &(loff_t){0}, pipefd[1], NULL, 64, 0), 6);
+	ASSERT_GT(read(pipefd[0], buf, sizeof(buf) - 1), 6);
+	EXPECT_EQ(strncmp(buf, "opens ", 6), 0);
+
+	memset(buf, 0, sizeof(buf));
+	ASSERT_GT(read(value, buf, sizeof(buf) - 1), 0);
+	EXPECT_EQ(atoi(buf), self->opens);
+
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(read(state, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(splice(state, &(loff_t){0}, pipefd[1], NULL, 64, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(read(value, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(state), 0);
+	EXPECT_EQ(close(value), 0);
+	EXPECT_EQ(close(pipefd[0]), 0);
+	EXPECT_EQ(close(pipefd[1]), 0);
+}
+
+/* The driver's mmap is called; the removal zaps the mapping. */
+TEST_F(debugfs, mmap)
+{
+	char *p = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, self->fd, 0);
+
+	ASSERT_NE(p, MAP_FAILED);
+	p[0] = 'd';
+	EXPECT_EQ(touch_signal(p), 0);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(touch_signal(p), SIGBUS);
+	EXPECT_EQ(munmap(p, getpagesize()), 0);
+}
+
+/*
+ * revoke(2) on a debugfs path revokes its open files; the file stays, and
+ * opens afresh.
+ */
+TEST_F(debugfs, revoke_path)
+{
+	int other = open(PIPE, O_RDWR);
+	char c;
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(revoke_path(PIPE), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(self->fd, &c, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(other, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(other), 0);
+
+	other = open(PIPE, O_RDWR);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(write(other, "y", 1), 1);
+	ASSERT_EQ(read(other, &c, 1), 1);
+	EXPECT_EQ(c, 'y');
+	EXPECT_EQ(close(other), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 3);
+}
+
+/*
+ * A method revoking its own debugfs file and the others of its node, as a
+ * "remove" file does: no deadlock, and lockdep is quiet.
+ */
+TEST_F(debugfs, self_revoke)
+{
+	int other = open(PIPE, O_RDWR);
+	char c;
+
+	ASSERT_GE(other, 0);
+	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_SELF), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(other, &c, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(other), 0);
+}
+
+TEST_HARNESS_MAIN
