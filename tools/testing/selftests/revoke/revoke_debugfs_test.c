@@ -7,9 +7,11 @@
  * ->release runs once, before the removal returns.  The files have every
  * method of their driver (->read_iter, ->splice_read, ->mmap), and
  * revoke(2) of a debugfs path revokes its files without removing it.
+ * Every debugfs file of the kernel opens and reads through the core.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -308,6 +310,57 @@ TEST_F(debugfs, self_revoke)
 	EXPECT_EQ(read(other, &c, 1), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(close(other), 0);
+}
+
+static int files_read;
+
+static void on_alarm(int sig)
+{
+}
+
+/* Up to 64 KiB of a readable file, for a second at most. */
+static int read_file(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	size_t total = 0;
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0444))
+		return 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	alarm(1);
+	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	alarm(0);
+	close(fd);
+	files_read++;
+	return 0;
+}
+
+FIXTURE(tree) {};
+FIXTURE_SETUP(tree) {}
+FIXTURE_TEARDOWN(tree) {}
+
+/*
+ * Every file of the kernel's debugfs, read once: on the debug kernel,
+ * KASAN and lockdep watch each open, read and release.  The SIGALRM
+ * handler, without SA_RESTART, ends a read that would block.
+ */
+TEST_F_TIMEOUT(tree, read_every_debugfs_file, 300)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	if (access("/sys/kernel/debug/sched", F_OK))
+		SKIP(return, "debugfs not mounted at /sys/kernel/debug");
+	ASSERT_EQ(sigaction(SIGALRM, &sa, NULL), 0);
+	ASSERT_EQ(nftw("/sys/kernel/debug", read_file, 16,
+		       FTW_PHYS | FTW_MOUNT), 0);
+	TH_LOG("%d files read", files_read);
+	EXPECT_GT(files_read, 10);
 }
 
 TEST_HARNESS_MAIN
