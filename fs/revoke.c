@@ -201,41 +201,26 @@ void revoke_domain_init(struct revoke_domain *domain)
 }
 EXPORT_SYMBOL_GPL(revoke_domain_init);
 
-/* Take @rf out of its domain, if it is still in one.  Called with d->lock. */
-static bool __revoke_domain_del(struct revokable_file *rf)
-{
-	if (!rf->domain)
-		return false;
-	list_del_init(&rf->node);
-	rf->domain = NULL;
-	return true;
-}
-
-/* What taking @rf out of its domain leaves to do, without d->lock. */
-static void revoke_domain_left(struct revokable_file *rf)
-{
-	if (rf->inode_domain)
-		revoke_inode_domain_put(rf->inode_domain);
-}
-
 /*
- * Take @rf out of its domain if it is in one.  The domain is alive: either
- * @rf is in it, or a revoker took @rf out and waits for REVOKE_DONE, which
- * is set only after this.
+ * Take @rf out of its domain: once revoke released its driver, or at the
+ * final fput(), one after the other (a revoker holds a reference on the
+ * file).  Until then a revoked file stays in its domain, so that a revoker
+ * coming later, the removal of the domain's object above all, finds it and
+ * waits for REVOKE_DONE, set after this.  The domain is alive while @rf is
+ * in it.
  */
 static void revoke_domain_del(struct revokable_file *rf)
 {
-	struct revoke_domain *d = READ_ONCE(rf->domain);
-	bool del = false;
+	struct revoke_domain *d = rf->domain;
 
 	if (!d)
 		return;
 	spin_lock(&d->lock);
-	if (rf->domain == d)
-		del = __revoke_domain_del(rf);
+	list_del_init(&rf->node);
+	rf->domain = NULL;
 	spin_unlock(&d->lock);
-	if (del)
-		revoke_domain_left(rf);
+	if (rf->inode_domain)
+		revoke_inode_domain_put(rf->inode_domain);
 }
 
 /*
@@ -1379,6 +1364,7 @@ static void revoke_finish(struct revokable_file *rf)
 		return;
 	revoke_teardown(rf);
 	revoke_release_driver(rf);
+	revoke_domain_del(rf);
 	revoke_done(rf);
 }
 
@@ -1518,7 +1504,12 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 	bool pinned;
 	int ret = 0;
 
-	/* Only the files open now: new opens after this are not revoked. */
+	/*
+	 * Only the files open now: new opens after this are not revoked.
+	 * Each goes back to the domain's list as it is taken, to stay there
+	 * until it is released (see revoke_domain_del()); one that another
+	 * revoker is revoking is waited for.
+	 */
 	spin_lock(&d->lock);
 	list_splice_init(&d->files, &victims);
 	spin_unlock(&d->lock);
@@ -1528,7 +1519,7 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 		rf = list_first_entry_or_null(&victims, struct revokable_file,
 					      node);
 		if (rf) {
-			__revoke_domain_del(rf);
+			list_move_tail(&rf->node, &d->files);
 			refcount_inc(&rf->ref);
 			/* Fails if the file is in its final fput(). */
 			pinned = atomic_long_inc_not_zero(&rf->file->f_count);
@@ -1536,7 +1527,6 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 		spin_unlock(&d->lock);
 		if (!rf)
 			break;
-		revoke_domain_left(rf);
 
 		if (pinned) {
 			if (revoke_one(rf, killable))
@@ -1656,7 +1646,6 @@ int revoke_file(struct file *file)
 
 	if (!rf)
 		return -EINVAL;
-	revoke_domain_del(rf);
 	return revoke_one(rf, true);
 }
 EXPORT_SYMBOL_GPL(revoke_file);

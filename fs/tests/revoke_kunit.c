@@ -404,6 +404,49 @@ static void revoke_test_domain_remove(struct kunit *test)
 	kthread_stop_put(remover);
 }
 
+/*
+ * A file that another revoker is revoking stays in its domain until it is
+ * released: removing the domain waits for it too.
+ */
+static void revoke_test_remove_waits_for_revoker(struct kunit *test)
+{
+	struct task_struct *reader, *revoker, *remover;
+	struct revoke_test_revoker r = {};
+	struct revoke_test_remover rm;
+	struct revoke_domain domain;
+	struct revoke_test_file *tf;
+	unsigned long timeout;
+	struct file *file;
+
+	revoke_domain_init(&domain);
+	file = revoke_test_open(test, &domain, true);
+	tf = test_file(file);
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
+	timeout = jiffies + HZ;
+	while (!file_revoked(file) && time_before(jiffies, timeout))
+		cond_resched();
+	KUNIT_ASSERT_TRUE(test, file_revoked(file));
+
+	rm.domain = &domain;
+	init_completion(&rm.started);
+	init_completion(&rm.done);
+	remover = revoke_test_start(test, revoke_test_remover, &rm);
+	wait_for_completion(&rm.started);
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&rm.done, HZ / 10));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+
+	complete(&tf->unblock);
+	wait_for_completion(&rm.done);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, 0, r.ret);
+	kthread_stop_put(remover);
+	kthread_stop_put(revoker);
+	kthread_stop_put(reader);
+}
+
 struct revoke_test_race {
 	struct file *file;
 	struct revoke_domain *domain;
@@ -501,6 +544,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_killed_revoker),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_remove),
+	KUNIT_CASE(revoke_test_remove_waits_for_revoker),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
 	{}
