@@ -295,7 +295,7 @@ static long test_revoke_debugfs_add(void)
 	mutex_lock(&test_revoke_debugfs_lock);
 	if (!test_revoke_debugfs) {
 		dir = debugfs_create_dir("test_revoke", NULL);
-		debugfs_create_file("pipe", 0666, dir, NULL,
+		debugfs_create_file("pipe", 0600, dir, NULL,
 				    &test_revoke_debugfs_fops);
 		debugfs_create_file("state", 0444, dir, NULL,
 				    &test_revoke_state_fops);
