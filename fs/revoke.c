@@ -1617,6 +1617,8 @@ EXPORT_SYMBOL_GPL(revoke_domain_leave);
  * it returns, no file of the domain calls its driver any more, every
  * ->release has run, and the object may go.
  *
+ * Called once, when the object is removed.
+ *
  * Context: Process context, not inside a use of @domain; sleeps,
  * uninterruptibly.
  */

@@ -291,6 +291,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_value_fops, test_revoke_value_get, NULL,
 static long test_revoke_debugfs_add(void)
 {
 	struct dentry *dir;
+	long ret;
 
 	mutex_lock(&test_revoke_debugfs_lock);
 	if (!test_revoke_debugfs) {
@@ -303,8 +304,9 @@ static long test_revoke_debugfs_add(void)
 					   &test_revoke_value_fops);
 		test_revoke_debugfs = dir;
 	}
+	ret = PTR_ERR_OR_ZERO(test_revoke_debugfs);
 	mutex_unlock(&test_revoke_debugfs_lock);
-	return IS_ERR(test_revoke_debugfs) ? PTR_ERR(test_revoke_debugfs) : 0;
+	return ret;
 }
 
 static void test_revoke_debugfs_remove(void)

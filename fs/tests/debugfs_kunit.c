@@ -248,6 +248,50 @@ static void debugfs_test_remove_waits_for_open(struct kunit *test)
 	kthread_stop_put(remover);
 }
 
+/* As relay's ->release may: the file removes itself. */
+static int debugfs_test_release_removing(struct inode *inode, struct file *file)
+{
+	debugfs_remove(file->f_path.dentry);
+	return debugfs_test_release(inode, file);
+}
+
+static const struct file_operations debugfs_test_removing_fops = {
+	.owner		= THIS_MODULE,
+	.open		= debugfs_test_open,
+	.release	= debugfs_test_release_removing,
+};
+
+/*
+ * Removing a directory runs the ->release of its files' open files once
+ * the directories are unlocked: a ->release that removes debugfs files
+ * does not deadlock.
+ */
+static void debugfs_test_release_removes(struct kunit *test)
+{
+	struct debugfs_test_node *node;
+	struct dentry *dir, *dentry;
+	struct file *file;
+	struct path path;
+
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	dir = debugfs_create_dir("debugfs_kunit_dir", NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dir));
+	dentry = debugfs_create_file("removing", 0400, dir, node,
+				     &debugfs_test_removing_fops);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dentry));
+	path.mnt = mntget(debugfs_mount);
+	path.dentry = dget(dentry);
+	file = dentry_open(&path, O_RDONLY, current_cred());
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+
+	debugfs_remove(dir);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&node->releases));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&node->releases));
+	path_put(&path);
+}
+
 /* Opens the file, reads it and closes it, until the file is gone. */
 static int debugfs_test_user(void *data)
 {
@@ -305,6 +349,7 @@ static struct kunit_case debugfs_test_cases[] = {
 	KUNIT_CASE(debugfs_test_open_revokable),
 	KUNIT_CASE(debugfs_test_remove_waits),
 	KUNIT_CASE(debugfs_test_remove_waits_for_open),
+	KUNIT_CASE(debugfs_test_release_removes),
 	KUNIT_CASE(debugfs_test_remove_races_calls),
 	{}
 };

@@ -15,7 +15,7 @@
 /**
  * struct revoke_domain - the revokable files that are revoked together
  * @lock: protects @files and the membership of each file in it
- * @files: the files of the domain that are not revoked yet
+ * @files: the files of the domain whose driver is not released yet
  * @kick: if set, called for each file revoked with calls in flight, after
  *	new calls are refused and before revoke waits for those calls, to get
  *	them out of the filesystem's own waits; set it before files are
