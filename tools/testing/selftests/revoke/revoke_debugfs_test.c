@@ -268,6 +268,57 @@ TEST_F(debugfs, mmap)
 	EXPECT_EQ(munmap(p, getpagesize()), 0);
 }
 
+static volatile int stop_openers;
+static int opened;
+
+/* Opens "pipe", calls it and closes it, until told to stop. */
+static void *open_loop(void *arg)
+{
+	char c;
+	int fd;
+
+	while (!stop_openers) {
+		fd = open(PIPE, O_RDWR | O_NONBLOCK);
+		if (fd < 0)
+			continue;	/* between a removal and the next add */
+		__atomic_fetch_add(&opened, 1, __ATOMIC_RELAXED);
+		read(fd, &c, 1);
+		ioctl(fd, TEST_REVOKE_READY);
+		close(fd);
+	}
+	return NULL;
+}
+
+/*
+ * Removals racing with opens, calls and closes from three threads, for a
+ * second: the fixture then finds no call for a released file, and every
+ * open released once.
+ */
+TEST_F(debugfs, removal_races_opens)
+{
+	struct timespec start, now;
+	pthread_t threads[3];
+	int i, rounds = 0;
+
+	stop_openers = 0;
+	opened = 0;
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(pthread_create(&threads[i], NULL, open_loop, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		ASSERT_EQ(remove_dir(self->ctl), 0);
+		ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_DEBUGFS_ADD), 0);
+		rounds++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - start.tv_sec < 1);
+	stop_openers = 1;
+	for (i = 0; i < 3; i++)
+		pthread_join(threads[i], NULL);
+	TH_LOG("%d removals, %d opens", rounds, opened);
+	EXPECT_GT(rounds, 10);
+	EXPECT_GT(opened, rounds);
+}
+
 /*
  * revoke(2) on a debugfs path revokes its open files; the file stays, and
  * opens afresh.
