@@ -268,7 +268,7 @@ TEST_F(debugfs, mmap)
 	EXPECT_EQ(munmap(p, getpagesize()), 0);
 }
 
-static volatile int stop_openers;
+static int stop_openers;
 static int opened;
 
 /* Opens "pipe", calls it and closes it, until told to stop. */
@@ -277,7 +277,7 @@ static void *open_loop(void *arg)
 	char c;
 	int fd;
 
-	while (!stop_openers) {
+	while (!__atomic_load_n(&stop_openers, __ATOMIC_RELAXED)) {
 		fd = open(PIPE, O_RDWR | O_NONBLOCK);
 		if (fd < 0)
 			continue;	/* between a removal and the next add */
@@ -300,7 +300,7 @@ TEST_F(debugfs, removal_races_opens)
 	pthread_t threads[3];
 	int i, rounds = 0;
 
-	stop_openers = 0;
+	__atomic_store_n(&stop_openers, 0, __ATOMIC_RELAXED);
 	opened = 0;
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(pthread_create(&threads[i], NULL, open_loop, NULL), 0);
@@ -311,7 +311,7 @@ TEST_F(debugfs, removal_races_opens)
 		rounds++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec - start.tv_sec < 1);
-	stop_openers = 1;
+	__atomic_store_n(&stop_openers, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < 3; i++)
 		pthread_join(threads[i], NULL);
 	TH_LOG("%d removals, %d opens", rounds, opened);
