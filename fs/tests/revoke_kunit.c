@@ -362,6 +362,21 @@ static int revoke_test_remover(void *data)
 	return 0;
 }
 
+/* A kthread removing @domain, about to when this returns. */
+static struct task_struct *revoke_test_start_remover(struct kunit *test,
+						     struct revoke_test_remover *r,
+						     struct revoke_domain *domain)
+{
+	struct task_struct *remover;
+
+	r->domain = domain;
+	init_completion(&r->started);
+	init_completion(&r->done);
+	remover = revoke_test_start(test, revoke_test_remover, r);
+	wait_for_completion(&r->started);
+	return remover;
+}
+
 /*
  * Removing a domain revokes its files and waits for an open in flight,
  * which then cannot put its file in the domain; the domain refuses new
@@ -379,11 +394,7 @@ static void revoke_test_domain_remove(struct kunit *test)
 	file = revoke_test_open(test, &domain, false);
 	/* an ->open in flight */
 	KUNIT_ASSERT_TRUE(test, revoke_domain_enter(&domain));
-	r.domain = &domain;
-	init_completion(&r.started);
-	init_completion(&r.done);
-	remover = revoke_test_start(test, revoke_test_remover, &r);
-	wait_for_completion(&r.started);
+	remover = revoke_test_start_remover(test, &r, &domain);
 
 	KUNIT_EXPECT_EQ(test, 0,
 			wait_for_completion_timeout(&r.done, HZ / 10));
@@ -427,11 +438,7 @@ static void revoke_test_remove_waits_for_revoker(struct kunit *test)
 		cond_resched();
 	KUNIT_ASSERT_TRUE(test, file_revoked(file));
 
-	rm.domain = &domain;
-	init_completion(&rm.started);
-	init_completion(&rm.done);
-	remover = revoke_test_start(test, revoke_test_remover, &rm);
-	wait_for_completion(&rm.started);
+	remover = revoke_test_start_remover(test, &rm, &domain);
 	KUNIT_EXPECT_EQ(test, 0,
 			wait_for_completion_timeout(&rm.done, HZ / 10));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));

@@ -21,23 +21,6 @@
 #include "dev_fixture.h"
 #include "waiter.h"
 
-static int wait_read(struct waiter *w)
-{
-	char c;
-
-	return read(w->fd, &c, 1);
-}
-
-static int wait_block(struct waiter *w)
-{
-	return ioctl(w->fd, TEST_REVOKE_BLOCK);
-}
-
-static int wait_cancel(struct waiter *w)
-{
-	return ioctl(w->fd, TEST_REVOKE_WAIT_CANCEL);
-}
-
 static int wait_revoked(struct waiter *w)
 {
 	return ioctl(w->fd, TEST_REVOKE_WAIT_REVOKED);

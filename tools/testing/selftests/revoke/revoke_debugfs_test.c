@@ -87,32 +87,6 @@ static int remove_dir(int ctl)
 	return ioctl(ctl, TEST_REVOKE_DEBUGFS_REMOVE);
 }
 
-static int wait_read(struct waiter *w)
-{
-	char c;
-
-	return read(w->fd, &c, 1);
-}
-
-static int wait_poll(struct waiter *w)
-{
-	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
-	int ret = poll(&pfd, 1, -1);
-
-	w->events = pfd.revents;
-	return ret;
-}
-
-static int wait_block(struct waiter *w)
-{
-	return ioctl(w->fd, TEST_REVOKE_BLOCK);
-}
-
-static int wait_cancel(struct waiter *w)
-{
-	return ioctl(w->fd, TEST_REVOKE_WAIT_CANCEL);
-}
-
 /* Here w->fd is the test device: the removal itself waits. */
 static int wait_remove(struct waiter *w)
 {

@@ -21,15 +21,6 @@
 /* What poll(POLLIN) reports of a revoked file: what it asked, and more. */
 #define REVOKED	(POLLIN | POLLERR | POLLHUP)
 
-static int wait_poll(struct waiter *w)
-{
-	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
-	int ret = poll(&pfd, 1, -1);
-
-	w->events = pfd.revents;
-	return ret;
-}
-
 static int wait_select(struct waiter *w)
 {
 	fd_set rfds;

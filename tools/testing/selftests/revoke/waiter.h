@@ -7,10 +7,14 @@
 #define __REVOKE_WAITER_H
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "revoke.h"
 
 struct waiter {
 	pthread_t thread;
@@ -51,6 +55,34 @@ static inline bool waiter_done(struct waiter *w)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += 1;
 	return pthread_timedjoin_np(w->thread, NULL, &ts) == 0;
+}
+
+/* The waits of more than one test program. */
+static inline int wait_read(struct waiter *w)
+{
+	char c;
+
+	return read(w->fd, &c, 1);
+}
+
+/* poll(POLLIN) with no timeout; what it saw in w->events. */
+static inline int wait_poll(struct waiter *w)
+{
+	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
+	int ret = poll(&pfd, 1, -1);
+
+	w->events = pfd.revents;
+	return ret;
+}
+
+static inline int wait_block(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_BLOCK);
+}
+
+static inline int wait_cancel(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_WAIT_CANCEL);
 }
 
 #endif /* __REVOKE_WAITER_H */
