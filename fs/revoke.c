@@ -36,7 +36,6 @@
 #include <linux/slab.h>
 #include <linux/syscalls.h>
 #include <linux/wait_bit.h>
-#include <linux/workqueue.h>
 
 /* Added to revokable_file.active when the file is revoked. */
 #define REVOKE_BIAS	INT_MIN
@@ -44,8 +43,6 @@
 /* revokable_file.flags */
 enum {
 	REVOKE_DEAD,		/* the gate is closed for good */
-	REVOKE_ORPHAN,		/* the revoker gave up waiting, see revoke_one() */
-	REVOKE_ORPHAN_QUEUED,	/* ... and a call left queued orphan_work */
 	REVOKE_RELEASED,	/* the driver's release was claimed */
 	REVOKE_DONE,		/* ... and has returned */
 };
@@ -56,7 +53,7 @@ struct revoke_vm;
 /*
  * The state of one revokable file.  Allocated at open, freed at the final
  * fput() (revoke_release()), or later, when the last revoker looking at it
- * lets go.
+ * lets go.  Nothing else holds it: no worker, no timer.
  */
 struct revokable_file {
 	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
@@ -72,10 +69,14 @@ struct revokable_file {
 	struct revoke_domain *domain;
 	/* the per-inode domain @domain belongs to, or NULL if embedded */
 	struct revoke_inode_domain *inode_domain;
-	/* in domain->files, or on a revoker's private list */
+	/* in domain->files until the driver is released */
 	struct list_head node;
+	/* the file's place in domain->files, see __revoke_domain() */
+	u64 seq;
 	/* the task tearing the file down, which may still call the driver */
 	struct task_struct *teardown;
+	/* the task whose call revoked the file: it finishes as it leaves */
+	struct task_struct *self;
 	/* the mappings' state, from the first mmap() on */
 	struct revoke_vm *vm;
 	/* pollers wait here, never on the driver's waitqueues */
@@ -88,8 +89,6 @@ struct revokable_file {
 	struct mutex cancel_lock;
 	/* struct revoke_cancellation of calls in flight */
 	struct list_head cancellations;
-	/* finishes the revoke when the revoker gave up, see revoke_left_dead() */
-	struct work_struct orphan_work;
 	/* file->f_op: @real's methods, each through the gate */
 	struct file_operations proxy;
 };
@@ -196,6 +195,7 @@ void revoke_domain_init(struct revoke_domain *domain)
 {
 	spin_lock_init(&domain->lock);
 	INIT_LIST_HEAD(&domain->files);
+	domain->seq = 0;
 	domain->kick = NULL;
 	atomic_set(&domain->users, 0);
 }
@@ -239,31 +239,62 @@ static struct lockdep_map revoke_active_map =
 	STATIC_LOCKDEP_MAP_INIT("revoke_active", &revoke_active_key);
 #endif
 
+static int revoke_finish(struct revokable_file *rf, bool killable);
+
+static bool revoke_idle(struct revokable_file *rf, int own);
+static bool revoke_released(struct revokable_file *rf);
+
+/* No call in flight, takedowns included. */
+static bool revoke_no_calls(struct revokable_file *rf)
+{
+	return revoke_idle(rf, 0);
+}
+
 /*
- * A call left a revoked file, or was refused: wake the revoker.  If the
- * revoker gave up, the call that finds @active at REVOKE_BIAS has a worker
- * finish the revoke: it may be a page fault, with mmap_lock held, which the
- * teardown takes.  The file is pinned until then.  Several calls may find
- * it so, one after the other: the first one queues the worker.
+ * Wait on @rf until @done(@rf), killably if @killable: 0, or -EINTR.
+ * Every change a revoker waits for wakes &rf->active.
+ */
+static int revoke_wait(struct revokable_file *rf,
+		       bool (*done)(struct revokable_file *rf), bool killable)
+{
+	if (!killable) {
+		wait_var_event(&rf->active, done(rf));
+		return 0;
+	}
+	return wait_var_event_killable(&rf->active, done(rf)) ? -EINTR : 0;
+}
+
+/*
+ * A call left a revoked file: wake the revokers waiting for it.  The call
+ * of a method that revoked its own file finishes the revoke (see
+ * revoke_one()), once the other calls have left, killably: it is in the
+ * caller's syscall, out of the driver.  Any other call leaves it to a
+ * revoker or to the final fput(), wherever the call was (a page fault,
+ * __fput()).
  */
 static noinline void revoke_left_dead(struct revokable_file *rf)
 {
-	if (atomic_read(&rf->active) == REVOKE_BIAS &&
-	    test_bit(REVOKE_ORPHAN, &rf->flags) &&
-	    !test_and_set_bit(REVOKE_ORPHAN_QUEUED, &rf->flags)) {
-		get_file(rf->file);
-		schedule_work(&rf->orphan_work);
-	} else {
-		wake_up_var(&rf->active);
+	if (unlikely(READ_ONCE(rf->self) == current)) {
+		if (!revoke_wait(rf, revoke_no_calls, true) &&
+		    revoke_finish(rf, true) == -EBUSY)
+			revoke_wait(rf, revoke_released, true);
+		WRITE_ONCE(rf->self, NULL);
+		/* Revokers waiting for the release test ->self: see revoke_one(). */
+		smp_mb();
 	}
+	wake_up_var(&rf->active);
 }
 
+/*
+ * A call that came to a revoked file and did not reach the driver, or a
+ * takedown that did (see revoke_enter_takedown()), leaves.
+ */
 static noinline void revoke_refused(struct revokable_file *rf)
 {
 	atomic_dec(&rf->active);
-	/* Pairs with smp_mb__after_atomic() in revoke_one(). */
+	/* Pairs with the barrier in the revokers' wait_var_event(). */
 	smp_mb__after_atomic();
-	revoke_left_dead(rf);
+	wake_up_var(&rf->active);
 }
 
 /*
@@ -300,26 +331,57 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
 {
 	rwsem_release(&revoke_active_map, _RET_IP_);
 	WRITE_ONCE(current->revoke_file, outer);
-	/* Fully ordered: see revoke_one(). */
+	/* Fully ordered before revoke_left_dead() wakes the revokers. */
 	if (unlikely(atomic_add_negative(-1, &rf->active)))
 		revoke_left_dead(rf);
 }
 
 /*
- * The revoker itself still calls the driver's lock, flock and setlease
- * methods (through locks_remove_file()) while it tears the file down.
+ * Takedowns.  The driver's lock, flock, setlease and fasync methods also
+ * take down what the file set up: unlocks, lease removal and fasync off,
+ * made by each close() (locks_remove_posix()), by __fput() before
+ * ->release and by the revoker's teardown.  They reach the driver through
+ * a closed gate too, as long as it is not released, or a lock record kept
+ * by the driver would outlive the file.  A takedown counts itself in
+ * @active, then checks REVOKE_RELEASED; whoever claims REVOKE_RELEASED
+ * waits for the takedowns that came before (revoke_finish()), so no call
+ * reaches the driver under its ->release.  The revoker's own teardown
+ * calls go straight through.
  */
-static bool revoke_enter_teardown(struct revokable_file *rf,
-				  struct revokable_file **outer)
+enum revoke_entry {
+	REVOKE_REFUSED,		/* not in: the file is revoked */
+	REVOKE_ENTERED,		/* in through the gate */
+	REVOKE_TAKEDOWN,	/* a takedown of a revoked file */
+	REVOKE_TEARDOWN,	/* the revoker's own teardown */
+};
+
+static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
+					       struct revokable_file **outer,
+					       bool takedown)
 {
-	return revoke_enter(rf, outer) || READ_ONCE(rf->teardown) == current;
+	if (revoke_enter(rf, outer))
+		return REVOKE_ENTERED;
+	if (READ_ONCE(rf->teardown) == current)
+		return REVOKE_TEARDOWN;
+	if (!takedown)
+		return REVOKE_REFUSED;
+	atomic_inc(&rf->active);
+	/* Pairs with test_and_set_bit(REVOKE_RELEASED) in revoke_finish(). */
+	smp_mb__after_atomic();
+	if (!test_bit(REVOKE_RELEASED, &rf->flags))
+		return REVOKE_TAKEDOWN;
+	revoke_refused(rf);
+	return REVOKE_REFUSED;
 }
 
-static void revoke_leave_teardown(struct revokable_file *rf,
-				  struct revokable_file *outer)
+static void revoke_leave_takedown(struct revokable_file *rf,
+				  struct revokable_file *outer,
+				  enum revoke_entry entry)
 {
-	if (READ_ONCE(rf->teardown) != current)
+	if (entry == REVOKE_ENTERED)
 		revoke_leave(rf, outer);
+	else if (entry == REVOKE_TAKEDOWN)
+		revoke_refused(rf);
 }
 
 /* A revoked character device reads as end of file, like a hung-up tty. */
@@ -443,6 +505,7 @@ struct revoke_poll_hook {
 	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
 	wait_queue_head_t *head;
 	wait_queue_entry_t wait;
+	struct rcu_head rcu;
 };
 
 /* The poll table the driver's ->poll gets: the caller's, redirected. */
@@ -484,24 +547,45 @@ static struct revoke_poll_hook *revoke_poll_hooked(struct revokable_file *rf,
 	return NULL;
 }
 
-/* poll_wait() of the driver's ->poll: hook @head if it is not yet. */
+/* Take @hook off the driver's waitqueue, if the driver did not already. */
+static void revoke_poll_hook_del(struct revoke_poll_hook *hook)
+{
+	wait_queue_head_t *head;
+
+	/* A head the driver let go of is freed after RCU. */
+	rcu_read_lock();
+	/* Pairs with smp_store_release() in revoke_poll_wake(). */
+	head = smp_load_acquire(&hook->head);
+	if (head)
+		remove_wait_queue(head, &hook->wait);
+	rcu_read_unlock();
+}
+
+/*
+ * poll_wait() of the driver's ->poll: hook @head if it is not yet.  A hook
+ * goes on the driver's waitqueue before it is on rf->poll_hooks, where
+ * other pollers look for it: a poller that finds it there may sleep, the
+ * driver's wakeups reach it.  Hooks the driver let go of (POLLFREE) are
+ * freed here, so that their number stays that of the driver's waitqueues.
+ */
 static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 			      poll_table *pt)
 {
 	struct revoke_poll_table *rpt = container_of(pt, struct revoke_poll_table,
 						     pt);
 	struct revokable_file *rf = rpt->rf;
-	struct revoke_poll_hook *hook;
+	struct revoke_poll_hook *hook, *old, *next;
 	unsigned long flags;
+	bool hooked;
 
 	spin_lock_irqsave(&rf->poll_wq.lock, flags);
-	hook = revoke_poll_hooked(rf, head);
+	hooked = revoke_poll_hooked(rf, head);
 	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
-	if (hook)
+	if (hooked)
 		return;
 
 	/* GFP_ATOMIC: a driver may hold a spinlock around poll_wait(). */
-	hook = kmalloc(sizeof(*hook), GFP_ATOMIC);
+	hook = kmalloc(sizeof(*hook), GFP_ATOMIC | __GFP_ACCOUNT);
 	if (!hook) {
 		rpt->failed = true;
 		return;
@@ -509,18 +593,26 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	hook->rf = rf;
 	hook->head = head;
 	init_waitqueue_func_entry(&hook->wait, revoke_poll_wake);
-
-	spin_lock_irqsave(&rf->poll_wq.lock, flags);
-	if (revoke_poll_hooked(rf, head)) {
-		/* Another poller hooked it meanwhile. */
-		spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
-		kfree(hook);
-		return;
-	}
-	list_add_rcu(&hook->node, &rf->poll_hooks);
-	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
 	/* Not under poll_wq.lock: revoke_poll_wake() nests it in head->lock. */
 	add_wait_queue(head, &hook->wait);
+
+	spin_lock_irqsave(&rf->poll_wq.lock, flags);
+	hooked = revoke_poll_hooked(rf, head);
+	if (!hooked)
+		list_add_rcu(&hook->node, &rf->poll_hooks);
+	list_for_each_entry_safe(old, next, &rf->poll_hooks, node) {
+		/* Pairs with smp_store_release() in revoke_poll_wake(). */
+		if (!smp_load_acquire(&old->head)) {
+			list_del_rcu(&old->node);
+			kfree_rcu(old, rcu);
+		}
+	}
+	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	if (hooked) {
+		/* Another poller hooked it meanwhile. */
+		revoke_poll_hook_del(hook);
+		kfree(hook);
+	}
 }
 
 /* A caller that queues itself: onto the file's waitqueue, not the driver's. */
@@ -589,16 +681,9 @@ static void revoke_poll_wake_driver(struct revokable_file *rf)
 static void revoke_poll_unhook(struct revokable_file *rf)
 {
 	struct revoke_poll_hook *hook, *next;
-	wait_queue_head_t *head;
 
 	list_for_each_entry_safe(hook, next, &rf->poll_hooks, node) {
-		/* A head the driver let go of is freed after RCU. */
-		rcu_read_lock();
-		/* Pairs with smp_store_release() in revoke_poll_wake(). */
-		head = smp_load_acquire(&hook->head);
-		if (head)
-			remove_wait_queue(head, &hook->wait);
-		rcu_read_unlock();
+		revoke_poll_hook_del(hook);
 		kfree(hook);
 	}
 	INIT_LIST_HEAD(&rf->poll_hooks);
@@ -650,7 +735,7 @@ struct revoke_vm {
 	const struct vm_operations_struct *real;
 	/* vma->vm_ops of the file's mappings: @real's, through the gate */
 	struct vm_operations_struct proxy;
-	/* address spaces that mapped the file, see revoke_unmap() */
+	/* address spaces that may be mapping the file, see revoke_unmap() */
 	struct list_head mms;
 };
 
@@ -816,13 +901,17 @@ static bool revoke_vm_proxy_init(struct vm_operations_struct *proxy,
 }
 
 /*
- * Before the driver's mmap: the file's revoke_vm, and @mm on its list.  The
- * state is dropped with the file's; the list is emptied by revoke.
+ * Before the driver's mmap: the file's revoke_vm, and @mm on its list, for
+ * revoke_unmap() to wait for the mmap to be done.  An mm whose mmap_lock is
+ * free has no mmap() of the file in flight, so its entry goes: the list
+ * holds the address spaces mapping the file now, not all that ever did.
+ * The state is dropped with the file's; the list is emptied by revoke.
  */
 static int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm)
 {
 	struct revoke_vm *vm = READ_ONCE(rf->vm);
-	struct revoke_mm *rm, *new;
+	struct revoke_mm *rm, *new, *tmp;
+	LIST_HEAD(done);
 
 	if (!vm) {
 		vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
@@ -839,18 +928,29 @@ static int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm)
 	new = kmalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 	if (!new)
 		return -ENOMEM;
-	spin_lock(&vm->lock);
-	list_for_each_entry(rm, &vm->mms, node) {
-		if (rm->mm == mm)
-			goto out;
-	}
 	mmgrab(mm);
 	new->mm = mm;
-	list_add(&new->node, &vm->mms);
-	new = NULL;
-out:
+	spin_lock(&vm->lock);
+	list_for_each_entry_safe(rm, tmp, &vm->mms, node) {
+		if (rm->mm == mm) {
+			list_add(&new->node, &done);
+			new = NULL;
+			continue;
+		}
+		/* Ours is write-locked: a trylock fails, as for any mmap() in flight. */
+		if (mmap_read_trylock(rm->mm)) {
+			mmap_read_unlock(rm->mm);
+			list_move(&rm->node, &done);
+		}
+	}
+	if (new)
+		list_add(&new->node, &vm->mms);
 	spin_unlock(&vm->lock);
-	kfree(new);
+
+	list_for_each_entry_safe(rm, tmp, &done, node) {
+		mmdrop(rm->mm);
+		kfree(rm);
+	}
 	return 0;
 }
 
@@ -992,17 +1092,22 @@ static int revoke_fsync(struct file *file, loff_t start, loff_t end,
 	return ret;
 }
 
+/*
+ * The driver's fasync_helper() sets and clears FASYNC, not F_SETFL
+ * (SETFL_MASK leaves it out): once the driver is released, FASYNC is off.
+ */
 static int revoke_fasync(int fd, struct file *file, int on)
 {
 	struct revokable_file *rf = file_revokable(file);
 	struct revokable_file *outer;
+	enum revoke_entry entry;
 	int ret;
 
-	/* revoke already turned it off; __fput() turning it off is fine */
-	if (!revoke_enter(rf, &outer))
+	entry = revoke_enter_takedown(rf, &outer, !on);
+	if (entry == REVOKE_REFUSED)
 		return on ? -EIO : 0;
 	ret = rf->real->fasync(fd, file, on);
-	revoke_leave(rf, outer);
+	revoke_leave_takedown(rf, outer, entry);
 	return ret;
 }
 
@@ -1010,12 +1115,14 @@ static int revoke_lock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
 	struct revokable_file *outer;
+	enum revoke_entry entry;
 	int ret;
 
-	if (!revoke_enter_teardown(rf, &outer))
+	entry = revoke_enter_takedown(rf, &outer, lock_is_unlock(fl));
+	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->lock(file, cmd, fl);
-	revoke_leave_teardown(rf, outer);
+	revoke_leave_takedown(rf, outer, entry);
 	return ret;
 }
 
@@ -1023,12 +1130,14 @@ static int revoke_flock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
 	struct revokable_file *outer;
+	enum revoke_entry entry;
 	int ret;
 
-	if (!revoke_enter_teardown(rf, &outer))
+	entry = revoke_enter_takedown(rf, &outer, lock_is_unlock(fl));
+	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->flock(file, cmd, fl);
-	revoke_leave_teardown(rf, outer);
+	revoke_leave_takedown(rf, outer, entry);
 	return ret;
 }
 
@@ -1037,12 +1146,14 @@ static int revoke_setlease(struct file *file, int arg,
 {
 	struct revokable_file *rf = file_revokable(file);
 	struct revokable_file *outer;
+	enum revoke_entry entry;
 	int ret;
 
-	if (!revoke_enter_teardown(rf, &outer))
+	entry = revoke_enter_takedown(rf, &outer, arg == F_UNLCK);
+	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->setlease(file, arg, flp, priv);
-	revoke_leave_teardown(rf, outer);
+	revoke_leave_takedown(rf, outer, entry);
 	return ret;
 }
 
@@ -1306,17 +1417,26 @@ static void revoke_release_driver(struct revokable_file *rf)
 	struct file *file = rf->file;
 
 	revoke_poll_unhook(rf);
+	/* Done already by __fput() unless the gate refused it. */
+	if ((file->f_flags & FASYNC) && rf->real->fasync)
+		rf->real->fasync(-1, file, 0);
 	if (rf->real->release)
 		rf->real->release(file_inode(file), file);
 	module_put(rf->real->owner);
 }
 
+/*
+ * The driver is released.  Every wait of the revokers is on @active, woken
+ * here too: for the calls to leave, the takedowns, the release.
+ */
 static void revoke_done(struct revokable_file *rf)
 {
+	/* ->release's accesses first: a waiter may free what they touch. */
+	smp_mb__before_atomic();
 	set_bit(REVOKE_DONE, &rf->flags);
 	/* Order the bit before wake_up_var() looks for waiters. */
 	smp_mb__after_atomic();
-	wake_up_var(&rf->flags);
+	wake_up_var(&rf->active);
 }
 
 /* What file->f_op points to once the state is gone. */
@@ -1327,12 +1447,23 @@ static const struct file_operations revoke_released_fops;
  * file->f_op once more after it (fops_put()), so f_op is pointed away from
  * the proxy before the state that holds it may go.
  */
+static void revoke_remove_locks(struct revokable_file *rf);
+
 static int revoke_release(struct inode *inode, struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
 
-	if (!test_and_set_bit(REVOKE_RELEASED, &rf->flags))
+	if (!test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
+		/*
+		 * Revoked, and its revoker killed: no call and no mapping is
+		 * left, and the closers' unlocks were takedowns, but remove
+		 * the locks all the same, so that no lock record outlives
+		 * the file.
+		 */
+		if (test_bit(REVOKE_DEAD, &rf->flags))
+			revoke_remove_locks(rf);
 		revoke_release_driver(rf);
+	}
 	revoke_domain_del(rf);
 	revoke_done(rf);
 	file->f_op = &revoke_released_fops;
@@ -1341,52 +1472,67 @@ static int revoke_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Remove what outlives the calls: the file's mappings, fasync and every
- * lock and lease taken through the file, whoever owns it.  The gate is closed, so the driver's
- * methods are called by this task only (see revoke_enter_teardown()).
+ * Remove what outlives the calls: the file's mappings, and every lock and
+ * lease taken through the file, whoever owns it (fasync goes with the
+ * driver, see revoke_release_driver()).  The gate is closed and
+ * REVOKE_RELEASED claimed, so the driver's methods are called by this
+ * task only (see revoke_enter_takedown()).
  */
-static void revoke_teardown(struct revokable_file *rf)
+static void revoke_remove_locks(struct revokable_file *rf)
 {
-	struct file *file = rf->file;
-
-	revoke_unmap(rf);
 	WRITE_ONCE(rf->teardown, current);
-	if ((file->f_flags & FASYNC) && rf->real->fasync)
-		rf->real->fasync(-1, file, 0);
-	locks_remove_file_all(file);
+	locks_remove_file_all(rf->file);
 	WRITE_ONCE(rf->teardown, NULL);
 }
 
-/* After the last call in flight of a revoked file has left. */
-static void revoke_finish(struct revokable_file *rf)
+static void revoke_teardown(struct revokable_file *rf)
+{
+	revoke_unmap(rf);
+	revoke_remove_locks(rf);
+}
+
+/*
+ * Once no call of a revoked file is in the driver: tear down and release
+ * the driver, unless another revoker claimed it first.  0 if this one did
+ * it; -EBUSY if another did, or does; -EINTR if killed while it waited for
+ * a takedown (an unlock may sleep in the driver), the claim given back.
+ * The caller holds the file.
+ */
+static int revoke_finish(struct revokable_file *rf, bool killable)
 {
 	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
-		return;
+		return -EBUSY;
+	/* Takedowns that came before the claim, see revoke_enter_takedown(). */
+	if (revoke_wait(rf, revoke_no_calls, killable)) {
+		clear_bit_unlock(REVOKE_RELEASED, &rf->flags);
+		/* Order the bit before wake_up_var() looks for waiters. */
+		smp_mb__after_atomic();
+		wake_up_var(&rf->active);
+		return -EINTR;
+	}
 	revoke_teardown(rf);
 	revoke_release_driver(rf);
 	revoke_domain_del(rf);
 	revoke_done(rf);
-}
-
-static void revoke_orphan_work(struct work_struct *work)
-{
-	struct revokable_file *rf = container_of(work, struct revokable_file,
-						 orphan_work);
-	struct file *file = rf->file;
-
-	revoke_finish(rf);
-	fput(file);
+	return 0;
 }
 
 static bool revoke_released(struct revokable_file *rf)
 {
-	return test_bit(REVOKE_DONE, &rf->flags);
+	/* Pairs with revoke_done(). */
+	return test_bit_acquire(REVOKE_DONE, &rf->flags);
 }
 
-/* No call in flight but the revoker's own, if @self. */
-static bool revoke_idle(struct revokable_file *rf, bool self)
+/* Wait for whoever claimed the release of @rf: a revoker, or __fput(). */
+static int revoke_wait_released(struct revokable_file *rf, bool killable)
 {
-	return atomic_read(&rf->active) == REVOKE_BIAS + self;
+	return revoke_wait(rf, revoke_released, killable);
+}
+
+/* No call in flight but the revoker's @own (its call, its kick). */
+static bool revoke_idle(struct revokable_file *rf, int own)
+{
+	return atomic_read(&rf->active) == REVOKE_BIAS + own;
 }
 
 /*
@@ -1404,14 +1550,14 @@ static bool revoke_idle(struct revokable_file *rf, bool self)
  *
  * The task list is walked only when calls are in flight.
  */
-static void revoke_kick(struct revokable_file *rf, bool self)
+static void revoke_kick(struct revokable_file *rf, int own)
 {
 	struct revoke_cancellation *c;
 	struct task_struct *g, *t;
 
 	/* Pairs with the full barrier of the increment in revoke_enter(). */
 	smp_mb__after_atomic();
-	if (revoke_idle(rf, self))
+	if (revoke_idle(rf, own))
 		return;
 
 	rcu_read_lock();
@@ -1436,95 +1582,171 @@ static void revoke_kick(struct revokable_file *rf, bool self)
 }
 
 /*
- * Revoke one file the caller holds a reference on.  If the wait for the
- * calls in flight is cut short by a fatal signal, the file stays revoked
- * and the last call to leave has a worker finish the job: REVOKE_ORPHAN,
- * set before looking at @active once more, and the full barrier of the
- * leaver's decrement before it tests REVOKE_ORPHAN, make sure that at
- * least one of the two sees the other.
+ * Close the gate: new calls fail, pollers are woken, calls are kicked.  The
+ * kick counts as a call in flight, so that no other revoker releases the
+ * driver before it is done.
+ */
+static void revoke_close(struct revokable_file *rf, bool self)
+{
+	atomic_add(REVOKE_BIAS + 1, &rf->active);
+	/* Every poller, exclusive or not, polls again and finds it revoked. */
+	if (wq_has_sleeper(&rf->poll_wq))
+		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
+	revoke_kick(rf, self + 1);
+	atomic_dec(&rf->active);
+	/* Pairs with the barrier in wait_var_event() of other revokers. */
+	smp_mb__after_atomic();
+	wake_up_var(&rf->active);
+}
+
+/*
+ * The calls in flight have left, but for the call of a method revoking
+ * its own file, which finishes the revoke as it leaves.
+ */
+static bool revoke_calls_left(struct revokable_file *rf)
+{
+	return revoke_idle(rf, !!READ_ONCE(rf->self));
+}
+
+/* No call in flight but the caller's own. */
+static bool revoke_own_call_left(struct revokable_file *rf)
+{
+	return revoke_idle(rf, 1);
+}
+
+/* The release is done, or the method's call that was to do it gave up. */
+static bool revoke_self_gone(struct revokable_file *rf)
+{
+	return revoke_released(rf) || !READ_ONCE(rf->self);
+}
+
+/*
+ * Revoke one file the caller holds a reference on.  The first revoker
+ * closes the gate and kicks the calls in flight; every revoker then waits
+ * for those calls to leave, and the first to find them gone tears down and
+ * releases the driver while the others wait for it to be done.  So each
+ * revoker returns only once the driver is released, whoever released it.
  *
- * A method may revoke its own file (a "remove" attribute): the revoker
- * then waits for the other calls only, and the driver is released while
- * that method is still running, which must not touch the file's driver
- * state afterwards (as with kernfs_remove_self()).  If another revoker
- * came first, which waits for this call, it returns at once.
+ * A revoker killed while it waits returns -EINTR and leaves the file
+ * revoked: the next revoker, or the final fput(), releases the driver.
+ * No call finishes a revoke as it leaves (it may be a page fault holding
+ * mmap_lock, or a call from __fput() itself), but for the one below.
+ *
+ * A method may revoke its own file (a "remove" attribute): the first to do
+ * so (@rf->self) waits for the other calls, and leaves the release to its
+ * own call, which finishes the revoke as it leaves (revoke_left_dead()),
+ * having waited for the other calls again: the method, and the helpers
+ * around it (simple_attr_write(), seq_file), may use the file's private
+ * data until then.  Other revokers wait for that call to finish, but for
+ * a revoker inside a method of another file of the same domain: two
+ * methods revoking their domain would wait for each other.  A second
+ * method revoking its own file returns at once, and its call is waited
+ * for by the first one's.  Only the innermost revokable file of nested
+ * calls is the caller's own.
  */
 static int revoke_one(struct revokable_file *rf, bool killable)
 {
-	bool self = current->revoke_file == rf;
-	int err = 0;
+	struct revokable_file *in = current->revoke_file;
+	int err;
 
-	if (test_and_set_bit(REVOKE_DEAD, &rf->flags)) {
-		/* Another revoker got here first: wait for it to finish. */
-		if (self)
+	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
+		revoke_close(rf, in == rf);
+	if (in == rf) {
+		if (cmpxchg(&rf->self, NULL, current))
 			return 0;
-		if (!killable)
-			wait_var_event(&rf->flags, revoke_released(rf));
-		else if (wait_var_event_killable(&rf->flags, revoke_released(rf)))
-			return -EINTR;
-		return 0;
+		/* Revokers waiting for the calls count this one out now. */
+		wake_up_var(&rf->active);
+		return revoke_wait(rf, revoke_own_call_left, killable);
 	}
 
-	atomic_add(REVOKE_BIAS, &rf->active);
 	/*
 	 * Every file's gate is one lock class; a revoke from inside a call of
 	 * another revokable file (a "remove" method revoking its whole
 	 * domain) waits as subclass 1, or lockdep would take it for a
 	 * recursive read-write deadlock.
 	 */
-	if (!self) {
-		rwsem_acquire(&revoke_active_map, !!current->revoke_file, 0,
-			      _RET_IP_);
-		rwsem_release(&revoke_active_map, _RET_IP_);
+	rwsem_acquire(&revoke_active_map, !!in, 0, _RET_IP_);
+	rwsem_release(&revoke_active_map, _RET_IP_);
+	for (;;) {
+		err = revoke_wait(rf, revoke_calls_left, killable);
+		if (err)
+			return err;
+		/* Pairs with smp_mb() in revoke_left_dead(). */
+		smp_rmb();
+		if (!READ_ONCE(rf->self))
+			break;
+		/*
+		 * The method's call finishes, or gives up when killed; a
+		 * method of the same domain does not wait for it, or two
+		 * methods revoking their domain would wait for each other.
+		 */
+		if (in && READ_ONCE(in->domain) == READ_ONCE(rf->domain))
+			return 0;
+		err = revoke_wait(rf, revoke_self_gone, killable);
+		if (err || revoke_released(rf))
+			return err;
 	}
-	/* Every poller, exclusive or not, polls again and finds it revoked. */
-	if (wq_has_sleeper(&rf->poll_wq))
-		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
-	revoke_kick(rf, self);
-
-	if (!killable)
-		wait_var_event(&rf->active, revoke_idle(rf, self));
-	else
-		err = wait_var_event_killable(&rf->active, revoke_idle(rf, self));
-	if (err) {
-		set_bit(REVOKE_ORPHAN, &rf->flags);
-		/* Pairs with the barrier of the decrement in revoke_leave(). */
-		smp_mb__after_atomic();
-		if (!revoke_idle(rf, self))
-			return -EINTR;
-	}
-	revoke_finish(rf);
-	return 0;
+	err = revoke_finish(rf, killable);
+	if (err != -EBUSY)
+		return err;
+	return revoke_wait_released(rf, killable);
 }
 
-static int __revoke_domain(struct revoke_domain *d, bool killable)
+/*
+ * The first file of @d after @prev, numbered up to @last, under d->lock.
+ * d->files is in the order of the numbers: files are added at its tail.
+ * The walk goes on from @prev while it is still there.
+ */
+static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
+						 struct revokable_file *prev,
+						 u64 last)
 {
 	struct revokable_file *rf;
-	LIST_HEAD(victims);
+
+	rf = list_prepare_entry(prev, &d->files, node);
+	if (prev && list_empty(&prev->node))
+		rf = list_entry(&d->files, struct revokable_file, node);
+	list_for_each_entry_continue(rf, &d->files, node) {
+		if (rf->seq > last)
+			break;
+		if (!prev || rf->seq > prev->seq)
+			return rf;
+	}
+	return NULL;
+}
+
+/*
+ * Revoke the files of @d open now, one after the other, in the order they
+ * were opened: files opened afterwards are not revoked.  A file stays on
+ * d->files until its driver is released (see revoke_domain_del()), so that
+ * every revoker sees every file: two revokers of one domain (revoke(2) and
+ * the removal of the domain's object) each wait for all of its files.  A
+ * file in its final fput() cannot be held; its release is waited for.
+ * Goes on after a fatal signal, only without waiting: every file is left
+ * revoked.
+ */
+static int __revoke_domain(struct revoke_domain *d, bool killable)
+{
+	struct revokable_file *rf, *prev = NULL;
 	bool pinned;
 	int ret = 0;
+	u64 last;
 
-	/*
-	 * Only the files open now: new opens after this are not revoked.
-	 * Each goes back to the domain's list as it is taken, to stay there
-	 * until it is released (see revoke_domain_del()); one that another
-	 * revoker is revoking is waited for.
-	 */
 	spin_lock(&d->lock);
-	list_splice_init(&d->files, &victims);
+	last = d->seq;
 	spin_unlock(&d->lock);
 
 	for (;;) {
 		spin_lock(&d->lock);
-		rf = list_first_entry_or_null(&victims, struct revokable_file,
-					      node);
+		rf = revoke_domain_next(d, prev, last);
 		if (rf) {
-			list_move_tail(&rf->node, &d->files);
 			refcount_inc(&rf->ref);
 			/* Fails if the file is in its final fput(). */
 			pinned = atomic_long_inc_not_zero(&rf->file->f_count);
 		}
 		spin_unlock(&d->lock);
+		if (prev)
+			revoke_put(prev);
 		if (!rf)
 			break;
 
@@ -1532,10 +1754,11 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 			if (revoke_one(rf, killable))
 				ret = -EINTR;
 			fput(rf->file);
-		} else {
-			wait_var_event(&rf->flags, revoke_released(rf));
+		} else if (revoke_wait_released(rf, killable)) {
+			ret = -EINTR;
 		}
-		revoke_put(rf);
+		prev = rf;
+		cond_resched();
 	}
 	return ret;
 }
@@ -1617,7 +1840,11 @@ EXPORT_SYMBOL_GPL(revoke_domain_leave);
  * it returns, no file of the domain calls its driver any more, every
  * ->release has run, and the object may go.
  *
- * Called once, when the object is removed.
+ * Called once, when the object is removed.  From a method of one of the
+ * domain's files (a "remove" attribute), that file is released when the
+ * method returns (see revoke_file()): until then it is still in @domain,
+ * which must stay, as it does when the file's dentry or inode pins the
+ * object.
  *
  * Context: Process context, not inside a use of @domain; sleeps,
  * uninterruptibly.
@@ -1638,9 +1865,11 @@ EXPORT_SYMBOL_GPL(revoke_domain_remove);
  *
  * Context: Process context; sleeps killably until the calls in flight have
  * left.
- * Return: 0 once the file is revoked and its driver released; -EINVAL if
- * @file is not revokable; -EINTR if a fatal signal cut the wait short, in
- * which case the file is revoked and released when its last call leaves.
+ * Return: 0 once the file is revoked and its driver released (called from
+ * a method of @file, once that method returns); -EINVAL if @file is not
+ * revokable; -EINTR if a fatal signal cut the wait short, in which case
+ * the file is revoked and its driver released by the next revoke or the
+ * final fput().
  */
 int revoke_file(struct file *file)
 {
@@ -1676,32 +1905,43 @@ int revoke_inode(struct inode *inode)
 	if (domain)
 		ret = __revoke_domain(domain, true);
 	id = revoke_inode_domain_find(inode);
-	if (!id || ret)
-		goto out;
-	ret = __revoke_domain(&id->domain, true);
-out:
-	if (id)
-		revoke_inode_domain_put(id);
+	if (!id)
+		return ret;
+	/* After a fatal signal too: every file is left revoked. */
+	if (__revoke_domain(&id->domain, true))
+		ret = -EINTR;
+	revoke_inode_domain_put(id);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(revoke_inode);
 
 /**
- * file_revoked - has this file been revoked?
- * @file: the file
+ * __file_revoked - has this revokable file been revoked?
+ * @file: the file, revokable
  *
- * For a driver's wait conditions: a call sleeping in the driver when its
- * file is revoked should return.
+ * Use file_revoked(), which tests that @file is revokable first.
  *
- * Return: true if @file is revokable and revoked.
+ * Return: true if @file is revoked.
  */
-bool file_revoked(const struct file *file)
+bool __file_revoked(const struct file *file)
 {
-	struct revokable_file *rf = file_revokable_or_null(file);
-
-	return rf && test_bit(REVOKE_DEAD, &rf->flags);
+	return test_bit(REVOKE_DEAD, &file_revokable(file)->flags);
 }
-EXPORT_SYMBOL_GPL(file_revoked);
+EXPORT_SYMBOL_GPL(__file_revoked);
+
+/**
+ * __file_real_fops - the driver's methods of a revokable file
+ * @file: the file, revokable
+ *
+ * Use file_real_fops(), which tests that @file is revokable first.
+ *
+ * Return: the file_operations @file was opened with.
+ */
+const struct file_operations *__file_real_fops(const struct file *file)
+{
+	return file_revokable(file)->real;
+}
+EXPORT_SYMBOL_GPL(__file_real_fops);
 
 /**
  * revoke_enter_cancellation - let revoke cut a call in flight short
@@ -1797,13 +2037,13 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->real = file->f_op;
 	rf->inode_domain = id;
 	rf->teardown = NULL;
+	rf->self = NULL;
 	rf->vm = NULL;
 	init_waitqueue_head(&rf->poll_wq);
 	INIT_LIST_HEAD(&rf->poll_hooks);
 	rf->kick = domain->kick;
 	mutex_init(&rf->cancel_lock);
 	INIT_LIST_HEAD(&rf->cancellations);
-	INIT_WORK(&rf->orphan_work, revoke_orphan_work);
 	revoke_proxy_init(&rf->proxy, rf->real);
 
 	spin_lock(&domain->lock);
@@ -1814,6 +2054,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 		return -ENOENT;
 	}
 	rf->domain = domain;
+	rf->seq = ++domain->seq;
 	list_add_tail(&rf->node, &domain->files);
 	spin_unlock(&domain->lock);
 

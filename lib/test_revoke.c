@@ -20,13 +20,22 @@
  * file_revoked(); TEST_REVOKE_SELF revokes its own file and the device's
  * others.
  *
+ * Its files take O_ASYNC: a write signals them.  Revoke must take a file
+ * off the device's fasync list before its ->release, as __fput() does; a
+ * file found there by ->release is counted, and would be signalled once
+ * freed.  Their POSIX locks are kept by the device's ->lock, as FUSE keeps
+ * them without a lock server.
+ *
  * TEST_REVOKE_DEBUGFS_ADD creates /sys/kernel/debug/test_revoke/, with
  * "pipe", the device's methods in a debugfs file (its cancellation a
- * debugfs one), "state", a seq_file read through ->read_iter only, and
- * "value", a DEFINE_DEBUGFS_ATTRIBUTE; TEST_REVOKE_DEBUGFS_REMOVE removes
- * it, which revokes their open files.
+ * debugfs one), "state", a seq_file read through ->read_iter only,
+ * "value", a DEFINE_DEBUGFS_ATTRIBUTE, and "remove", another one, which
+ * removes the directory when written to, from inside its own write, as a
+ * sysfs "remove" attribute does; TEST_REVOKE_DEBUGFS_REMOVE removes it,
+ * which revokes their open files.
  */
 #include <linux/debugfs.h>
+#include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
@@ -69,6 +78,9 @@ MODULE_PARM_DESC(late_calls, "calls for a file already released (must be 0)");
 static int pollers_left;
 module_param(pollers_left, int, 0444);
 MODULE_PARM_DESC(pollers_left, "waitqueues freed with a poller on them (must be 0)");
+static int fasync_left;
+module_param(fasync_left, int, 0444);
+MODULE_PARM_DESC(fasync_left, "files released still on the fasync list (must be 0)");
 
 static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
 static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
@@ -78,6 +90,8 @@ static char test_revoke_buf[TEST_REVOKE_SIZE];
 static size_t test_revoke_len;
 /* What mmap() maps. */
 static struct page *test_revoke_page;
+/* The files with O_ASYNC, which a write signals. */
+static struct fasync_struct *test_revoke_async;
 /* Files open, whose pollers a write wakes. */
 static LIST_HEAD(test_revoke_open_files);
 /*
@@ -126,11 +140,32 @@ static int test_revoke_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Whether @file is still on the device's fasync list. */
+static bool test_revoke_async_has(struct file *file)
+{
+	struct fasync_struct *fa;
+	bool found = false;
+
+	rcu_read_lock();
+	/* As kill_fasync() walks it: the entries are freed after RCU. */
+	for (fa = READ_ONCE(test_revoke_async); fa && !found;
+	     fa = READ_ONCE(fa->fa_next)) {
+		read_lock_irq(&fa->fa_lock);
+		found = fa->fa_file == file;
+		read_unlock_irq(&fa->fa_lock);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 static int test_revoke_release(struct inode *inode, struct file *file)
 {
 	struct test_revoke_file *tf = file->private_data;
+	bool async = test_revoke_async_has(file);
 
 	spin_lock(&test_revoke_lock);
+	if (async)
+		fasync_left++;
 	if (tf->released) {
 		late_calls++;
 		spin_unlock(&test_revoke_lock);
@@ -201,7 +236,31 @@ static ssize_t test_revoke_write(struct file *file, const char __user *buf,
 		wake_up_interruptible_poll(tf->poll_wait, EPOLLIN | EPOLLRDNORM);
 	spin_unlock(&test_revoke_lock);
 	wake_up_interruptible(&test_revoke_wait);
+	kill_fasync(&test_revoke_async, SIGIO, POLL_IN);
 	return len;
+}
+
+static int test_revoke_fasync(int fd, struct file *file, int on)
+{
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	return fasync_helper(fd, file, on, &test_revoke_async);
+}
+
+/*
+ * POSIX locks kept by the driver, as FUSE does without a lock server: a
+ * record the driver is not asked to remove outlives the file.
+ */
+static int test_revoke_posix_lock(struct file *file, int cmd,
+				  struct file_lock *fl)
+{
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	if (cmd == F_GETLK || cmd == F_OFD_GETLK) {
+		posix_test_lock(file, fl);
+		return 0;
+	}
+	return posix_lock_file(file, fl, NULL);
 }
 
 static __poll_t test_revoke_poll(struct file *file, poll_table *pt)
@@ -288,6 +347,21 @@ static int test_revoke_value_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_value_fops, test_revoke_value_get, NULL,
 			 "%llu\n");
 
+static void test_revoke_debugfs_remove(void);
+
+/*
+ * Removes its own file from inside simple_attr_write(), which unlocks the
+ * attribute's mutex once this returns: its ->release, which frees the
+ * attribute, must wait for the write to leave.
+ */
+static int test_revoke_remove_set(void *data, u64 val)
+{
+	test_revoke_debugfs_remove();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_remove_fops, NULL, test_revoke_remove_set,
+			 "%llu\n");
+
 static long test_revoke_debugfs_add(void)
 {
 	struct dentry *dir;
@@ -302,6 +376,8 @@ static long test_revoke_debugfs_add(void)
 				    &test_revoke_state_fops);
 		debugfs_create_file_unsafe("value", 0444, dir, NULL,
 					   &test_revoke_value_fops);
+		debugfs_create_file_unsafe("remove", 0200, dir, NULL,
+					   &test_revoke_remove_fops);
 		test_revoke_debugfs = dir;
 	}
 	ret = PTR_ERR_OR_ZERO(test_revoke_debugfs);
@@ -404,6 +480,8 @@ static const struct file_operations test_revoke_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= test_revoke_llseek,
 	.mmap		= test_revoke_mmap,
+	.fasync		= test_revoke_fasync,
+	.lock		= test_revoke_posix_lock,
 };
 
 /* debugfs makes every file of its revokable: no FOP_REVOKABLE. */
@@ -418,6 +496,8 @@ static const struct file_operations test_revoke_debugfs_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= test_revoke_llseek,
 	.mmap		= test_revoke_mmap,
+	.fasync		= test_revoke_fasync,
+	.lock		= test_revoke_posix_lock,
 };
 
 static int test_revoke_state_show(struct seq_file *m, void *v)

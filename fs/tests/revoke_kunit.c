@@ -17,6 +17,8 @@ struct revoke_test_file {
 	atomic_t calls;		/* method calls that reached the driver */
 	atomic_t releases;	/* ->release calls */
 	atomic_t late_calls;	/* calls after ->release: must stay 0 */
+	bool async;		/* ->fasync turned on and not off */
+	atomic_t async_left;	/* ->release with @async: must stay 0 */
 	bool block;		/* read blocks until @unblock */
 	struct completion entered;
 	struct completion unblock;
@@ -44,10 +46,22 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	return 1;
 }
 
+static int revoke_test_fasync(int fd, struct file *file, int on)
+{
+	struct revoke_test_file *tf = file->private_data;
+
+	if (atomic_read(&tf->releases))
+		atomic_inc(&tf->late_calls);
+	tf->async = on;
+	return 0;
+}
+
 static int revoke_test_release(struct inode *inode, struct file *file)
 {
 	struct revoke_test_file *tf = file->private_data;
 
+	if (tf->async)
+		atomic_inc(&tf->async_left);
 	atomic_inc(&tf->releases);
 	return 0;
 }
@@ -56,6 +70,7 @@ static const struct file_operations revoke_test_fops = {
 	.owner		= THIS_MODULE,
 	.read		= revoke_test_read,
 	.release	= revoke_test_release,
+	.fasync		= revoke_test_fasync,
 	.fop_flags	= FOP_UNSIGNED_OFFSET,
 };
 
@@ -65,11 +80,12 @@ static void revoke_test_fput(void *file)
 }
 
 /*
- * A file of the test driver, put at the end of the test.  Its state is the
- * test's, so that it outlives the test function: the file is put after it.
+ * A file of the test driver, for the test to put.  Its state is the
+ * test's, so that it outlives the test function.
  */
-static struct file *revoke_test_open(struct kunit *test,
-				     struct revoke_domain *domain, bool block)
+static struct file *revoke_test_open_file(struct kunit *test,
+					  struct revoke_domain *domain,
+					  bool block)
 {
 	struct revoke_test_file *tf;
 	struct file *file;
@@ -83,6 +99,15 @@ static struct file *revoke_test_open(struct kunit *test,
 					 tf, O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, domain));
+	return file;
+}
+
+/* The same, put at the end of the test, after the test function. */
+static struct file *revoke_test_open(struct kunit *test,
+				     struct revoke_domain *domain, bool block)
+{
+	struct file *file = revoke_test_open_file(test, domain, block);
+
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, revoke_test_fput, file));
 	return file;
@@ -288,8 +313,9 @@ static void revoke_test_waits_for_calls(struct kunit *test)
 }
 
 /*
- * A revoker killed while it waits leaves the file revoked; the last call
- * to leave has the driver released.
+ * A revoker killed while it waits leaves the file revoked.  The call in
+ * flight leaves without releasing the driver (no worker is queued from
+ * wherever the call was); the next revoker does.
  */
 static void revoke_test_killed_revoker(struct kunit *test)
 {
@@ -309,14 +335,48 @@ static void revoke_test_killed_revoker(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
 
-	/* The reader leaves last and has a worker release the driver. */
 	complete(&tf->unblock);
 	kthread_stop_put(reader);
-	wait_var_event(&file_revokable(file)->flags,
-		       revoke_released(file_revokable(file)));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 	kthread_stop_put(revoker);
+}
+
+/*
+ * The same, and the file is closed instead: its takedowns (fasync off,
+ * unlocks) still reach the driver through the closed gate, and the final
+ * fput() releases it, once.
+ */
+static void revoke_test_killed_revoker_then_close(struct kunit *test)
+{
+	struct revoke_test_revoker r = {};
+	struct task_struct *reader, *revoker;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	file = revoke_test_open_file(test, NULL, true);
+	tf = test_file(file);
+	KUNIT_ASSERT_EQ(test, 0, file->f_op->fasync(-1, file, 1));
+	file->f_flags |= FASYNC;
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
+	send_sig(SIGKILL, revoker, 1);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, -EINTR, r.ret);
+	complete(&tf->unblock);
+	kthread_stop_put(reader);
+	kthread_stop_put(revoker);
+
+	KUNIT_EXPECT_EQ(test, -EIO, file->f_op->fasync(-1, file, 1));
+	KUNIT_EXPECT_TRUE(test, tf->async);
+	KUNIT_EXPECT_EQ(test, 0, file->f_op->fasync(-1, file, 0));
+	KUNIT_EXPECT_FALSE(test, tf->async);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->async_left));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 }
 
 static void revoke_test_kick(struct file *file)
@@ -348,6 +408,7 @@ static void revoke_test_domain_kick(struct kunit *test)
 
 struct revoke_test_remover {
 	struct revoke_domain *domain;
+	bool remove;		/* revoke_domain_remove(), not revoke_domain() */
 	struct completion started;
 	struct completion done;
 };
@@ -357,7 +418,10 @@ static int revoke_test_remover(void *data)
 	struct revoke_test_remover *r = data;
 
 	complete(&r->started);
-	revoke_domain_remove(r->domain);
+	if (r->remove)
+		revoke_domain_remove(r->domain);
+	else
+		revoke_domain(r->domain);
 	complete(&r->done);
 	return 0;
 }
@@ -370,6 +434,7 @@ static struct task_struct *revoke_test_start_remover(struct kunit *test,
 	struct task_struct *remover;
 
 	r->domain = domain;
+	r->remove = true;
 	init_completion(&r->started);
 	init_completion(&r->done);
 	remover = revoke_test_start(test, revoke_test_remover, r);
@@ -452,6 +517,56 @@ static void revoke_test_remove_waits_for_revoker(struct kunit *test)
 	kthread_stop_put(remover);
 	kthread_stop_put(revoker);
 	kthread_stop_put(reader);
+}
+
+/*
+ * Two revokers of one domain: the second does not return before the files
+ * the first has not come to yet are released, nor does the first.
+ */
+static void revoke_test_concurrent_revokers(struct kunit *test)
+{
+	struct task_struct *reader[2], *revoker, *remover;
+	struct revoke_test_remover r = {}, rm;
+	struct revoke_test_file *tf[2];
+	struct revoke_domain domain;
+	struct file *file[2];
+	int i;
+
+	revoke_domain_init(&domain);
+	for (i = 0; i < 2; i++) {
+		file[i] = revoke_test_open(test, &domain, true);
+		tf[i] = test_file(file[i]);
+		reader[i] = revoke_test_start(test, revoke_test_reader, file[i]);
+		wait_for_completion(&tf[i]->entered);
+	}
+	/* The first revoker waits for file[0]'s call. */
+	r.domain = &domain;
+	init_completion(&r.started);
+	init_completion(&r.done);
+	revoker = revoke_test_start(test, revoke_test_remover, &r);
+	wait_for_completion(&r.started);
+	while (!file_revoked(file[0]))
+		schedule_timeout_uninterruptible(1);
+	remover = revoke_test_start_remover(test, &rm, &domain);
+
+	complete(&tf[0]->unblock);
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&rm.done, HZ / 10));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[1]->releases));
+	KUNIT_EXPECT_FALSE(test, completion_done(&r.done));
+
+	complete(&tf[1]->unblock);
+	wait_for_completion(&rm.done);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[i]->releases));
+		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[i]->late_calls));
+	}
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+	kthread_stop_put(remover);
+	kthread_stop_put(revoker);
+	for (i = 0; i < 2; i++)
+		kthread_stop_put(reader[i]);
 }
 
 struct revoke_test_race {
@@ -549,9 +664,11 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_revoke_domain),
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
+	KUNIT_CASE(revoke_test_killed_revoker_then_close),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_remove_waits_for_revoker),
+	KUNIT_CASE(revoke_test_concurrent_revokers),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
 	{}

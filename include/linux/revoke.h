@@ -15,7 +15,9 @@
 /**
  * struct revoke_domain - the revokable files that are revoked together
  * @lock: protects @files and the membership of each file in it
- * @files: the files of the domain whose driver is not released yet
+ * @files: the files of the domain whose driver is not released yet, in
+ *	the order they were opened
+ * @seq: the number of the last file put in @files, see __revoke_domain()
  * @kick: if set, called for each file revoked with calls in flight, after
  *	new calls are refused and before revoke waits for those calls, to get
  *	them out of the filesystem's own waits; set it before files are
@@ -34,6 +36,7 @@
 struct revoke_domain {
 	spinlock_t lock;		/* protects @files */
 	struct list_head files;
+	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
 	atomic_t users;
 };
@@ -60,11 +63,47 @@ void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);
 int revoke_file(struct file *file);
 int revoke_inode(struct inode *inode);
-bool file_revoked(const struct file *file);
+bool __file_revoked(const struct file *file);
+const struct file_operations *__file_real_fops(const struct file *file);
 void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c);
 void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c);
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);
+
+/**
+ * file_revoked - has this file been revoked?
+ * @file: the file
+ *
+ * For a driver's wait conditions: a call sleeping in the driver when its
+ * file is revoked should return.  For the VFS: calls that reach a file
+ * without going through its methods (ftruncate(), fchmod(), new locks,
+ * lookups relative to it) fail on a revoked file.  A file that is not
+ * revokable costs one test of f_mode.
+ *
+ * Return: true if @file is revokable and revoked.
+ */
+static inline bool file_revoked(const struct file *file)
+{
+	return unlikely(file->f_mode & FMODE_REVOKABLE) && __file_revoked(file);
+}
+
+/**
+ * file_real_fops - the methods a file was opened with
+ * @file: the file
+ *
+ * For code that recognises a file by its file_operations: a revokable
+ * file's f_op is its proxy.  The driver's methods may be gone once the
+ * file is revoked: compare, never call.  A file that is not revokable
+ * costs one test of f_mode.
+ *
+ * Return: the driver's file_operations of @file.
+ */
+static inline const struct file_operations *file_real_fops(const struct file *file)
+{
+	if (unlikely(file->f_mode & FMODE_REVOKABLE))
+		return __file_real_fops(file);
+	return file->f_op;
+}
 
 #endif /* _LINUX_REVOKE_H */

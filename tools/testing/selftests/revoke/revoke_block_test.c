@@ -130,8 +130,9 @@ TEST_F(dev, uncooperative_call_is_waited_for)
 }
 
 /*
- * A revoker killed while it waits leaves the file revoked, and the last
- * call to leave releases the driver.
+ * A revoker killed while it waits leaves the file revoked; the calls in
+ * flight leave, and the next revoke (or the last close) releases the
+ * driver.  No worker is left behind to do it.
  */
 TEST_F(dev, killed_revoker)
 {
@@ -159,7 +160,123 @@ TEST_F(dev, killed_revoker)
 	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
 	ASSERT_TRUE(waiter_done(&call));
 	EXPECT_EQ(call.ret, 0);
-	EXPECT_TRUE(released(self->releases + 1));
+	EXPECT_FALSE(released(self->releases + 1));
+	EXPECT_EQ(revoke_fd(self->fd), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(close(other), 0);
+}
+
+static int wait_revoke_path(struct waiter *w)
+{
+	return revoke_path(TEST_REVOKE_DEV);
+}
+
+/*
+ * O_ASYNC turned off while the file is being revoked: the gate refuses the
+ * driver's ->fasync, F_SETFL clears FASYNC anyway, and revoke must still
+ * take the file off the driver's fasync list before its ->release, or the
+ * driver's next signal goes through the freed file.
+ */
+TEST_F(dev, fasync_off_while_revoking)
+{
+	int other = open(TEST_REVOKE_DEV, O_RDWR);
+	struct waiter call, revoker;
+	char c;
+
+	ASSERT_GE(other, 0);
+	ASSERT_NE(signal(SIGIO, SIG_IGN), SIG_ERR);
+	ASSERT_EQ(fcntl(self->fd, F_SETOWN, getpid()), 0);
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_RDWR | O_ASYNC), 0);
+	waiter_start(&call, self->fd, wait_block);
+	waiter_start(&revoker, self->fd, wait_revoke);
+	EXPECT_FALSE(waiter_done(&revoker));
+	EXPECT_EQ(read(self->fd, &c, 1), 0);
+
+	EXPECT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	ASSERT_TRUE(waiter_done(&revoker));
+	EXPECT_EQ(revoker.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(test_revoke_param("fasync_left"), 0);
+	/* Signals the files left on the list. */
+	EXPECT_EQ(write(other, "x", 1), 1);
+	EXPECT_EQ(close(other), 0);
+}
+
+/* The same when the revoker is revoke(2) of the device, killed meanwhile. */
+TEST_F(dev, fasync_off_after_killed_revoker)
+{
+	int other = open(TEST_REVOKE_DEV, O_RDWR);
+	struct waiter call;
+	int status;
+	pid_t pid;
+
+	ASSERT_GE(other, 0);
+	ASSERT_NE(signal(SIGIO, SIG_IGN), SIG_ERR);
+	ASSERT_EQ(fcntl(self->fd, F_SETOWN, getpid()), 0);
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_RDWR | O_ASYNC), 0);
+	waiter_start(&call, self->fd, wait_block);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(revoke_fd(self->fd) ? 1 : 0);
+	usleep(200000);
+	ASSERT_EQ(kill(pid, SIGKILL), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+
+	EXPECT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	/* The fixture's close releases it. */
+	EXPECT_EQ(close(self->fd), 0);
+	self->fd = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(test_revoke_param("fasync_left"), 0);
+	EXPECT_EQ(write(other, "x", 1), 1);
+	EXPECT_EQ(close(other), 0);
+}
+
+/*
+ * A POSIX lock kept by the driver (->lock), on a file whose revoker was
+ * killed: the close's unlock reaches the driver through the closed gate,
+ * and no lock record outlives the file.
+ */
+TEST_F(dev, lock_of_killed_revoker_file_goes_with_close)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	};
+	int other = open(TEST_REVOKE_DEV, O_RDWR);
+	struct waiter call;
+	int status;
+	pid_t pid;
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(fcntl(self->fd, F_SETLK, &fl), 0);
+	waiter_start(&call, self->fd, wait_block);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(revoke_fd(self->fd) ? 1 : 0);
+	usleep(200000);
+	ASSERT_EQ(kill(pid, SIGKILL), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+
+	EXPECT_EQ(close(self->fd), 0);
+	self->fd = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	/* Another owner finds the range free. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(fcntl(other, F_GETLK, &fl) || fl.l_type != F_UNLCK);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	EXPECT_EQ(close(other), 0);
 }
 

@@ -26,6 +26,7 @@
 #define PIPE	TEST_REVOKE_DEBUGFS "pipe"
 #define STATE	TEST_REVOKE_DEBUGFS "state"
 #define VALUE	TEST_REVOKE_DEBUGFS "value"
+#define REMOVE	TEST_REVOKE_DEBUGFS "remove"
 
 /*
  * The test device (@ctl), its debugfs directory created afresh, and
@@ -334,6 +335,74 @@ TEST_F(debugfs, self_revoke)
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
 	EXPECT_EQ(read(other, &c, 1), -1);
 	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(other), 0);
+}
+
+/*
+ * A DEFINE_DEBUGFS_ATTRIBUTE file whose write removes its own directory,
+ * from inside simple_attr_write(): the file's ->release, which frees the
+ * attribute simple_attr_write() unlocks afterwards, runs as the write
+ * leaves, not beneath it (KASAN on the debug kernel).
+ */
+TEST_F(debugfs, attribute_removes_itself)
+{
+	int fd = open(REMOVE, O_WRONLY);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(write(fd, "1", 1), 1);
+	EXPECT_EQ(access(PIPE, F_OK), -1);
+	EXPECT_EQ(write(fd, "1", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(fd), 0);
+	/* "pipe", the fixture's, is released too. */
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+static int wait_block_pipe(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_BLOCK);
+}
+
+static int wait_revoke_pipe(struct waiter *w)
+{
+	return revoke_path(PIPE);
+}
+
+/*
+ * Two revokers of one node's files: revoke(2) of "pipe", waiting for the
+ * first file's call, and the removal of the directory.  The removal waits
+ * for both files, also the one revoke(2) has not come to yet, and returns
+ * only once both are released.
+ */
+TEST_F(debugfs, removal_waits_for_files_another_revoker_holds)
+{
+	struct waiter second, revoker, remover;
+	int other = open(PIPE, O_RDWR);
+	int status;
+	pid_t first;
+
+	ASSERT_GE(other, 0);
+	first = fork();
+	ASSERT_GE(first, 0);
+	if (!first)
+		_exit(ioctl(self->fd, TEST_REVOKE_BLOCK) ? 1 : 0);
+	usleep(200000);
+	waiter_start(&second, other, wait_block_pipe);
+	waiter_start(&revoker, self->fd, wait_revoke_pipe);
+	waiter_start(&remover, self->ctl, wait_remove);
+	EXPECT_FALSE(waiter_done(&remover));
+
+	/* The first call goes; the second is still in the driver. */
+	ASSERT_EQ(kill(first, SIGKILL), 0);
+	ASSERT_EQ(waitpid(first, &status, 0), first);
+	EXPECT_FALSE(waiter_done(&remover));
+
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&second));
+	ASSERT_TRUE(waiter_done(&remover));
+	EXPECT_EQ(remover.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	ASSERT_TRUE(waiter_done(&revoker));
 	EXPECT_EQ(close(other), 0);
 }
 

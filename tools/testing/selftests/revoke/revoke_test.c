@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -157,6 +158,65 @@ TEST_F(tmpfile, revoke_removes_locks)
 	EXPECT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
 	EXPECT_EQ(fcntl(fd, F_OFD_SETLK, &fl), 0);
 	close(fd);
+}
+
+/*
+ * Calls that reach the file without its methods are refused on a revoked
+ * file too: truncating it, changing its owner, mode or extended
+ * attributes, taking new locks and leases, and looking up paths relative
+ * to it or making it the working directory.  Unlocking is allowed.
+ */
+TEST_F(tmpfile, calls_around_the_methods_fail_after_revoke)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	};
+	const char *name = strrchr(self->path, '/') + 1;
+	struct stat st;
+	int dir;
+
+	dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_REVOKABLE);
+	ASSERT_GE(dir, 0);
+	ASSERT_EQ(fstatat(dir, name, &st, 0), 0);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_EQ(revoke_fd(dir), 0);
+
+	EXPECT_EQ(ftruncate(self->fd, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fchmod(self->fd, 0600), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fchown(self->fd, 0, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fsetxattr(self->fd, "user.revoke", "x", 1, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fgetxattr(self->fd, "user.revoke", NULL, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(flistxattr(self->fd, NULL, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fremovexattr(self->fd, "user.revoke"), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(flock(self->fd, LOCK_EX), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(flock(self->fd, LOCK_UN), 0);
+	EXPECT_EQ(fcntl(self->fd, F_SETLK, &fl), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fcntl(self->fd, F_OFD_SETLK, &fl), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fcntl(self->fd, F_SETLEASE, F_RDLCK), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(openat(dir, name, O_RDONLY), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fstatat(dir, name, &st, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fchdir(dir), -1);
+	EXPECT_EQ(errno, EIO);
+
+	/* the file that was not revokable is untouched */
+	EXPECT_EQ(ftruncate(self->plain, 3), 0);
+	EXPECT_EQ(fchmod(self->plain, 0600), 0);
+	EXPECT_EQ(flock(self->plain, LOCK_EX), 0);
+	EXPECT_EQ(fcntl(self->plain, F_SETLK, &fl), 0);
+	EXPECT_EQ(close(dir), 0);
 }
 
 TEST_F(tmpfile, revoke_file_only_that_description)
