@@ -130,6 +130,29 @@ TEST_F(dev, uncooperative_call_is_waited_for)
 }
 
 /*
+ * A call of @fd blocked in the device (in *@call), and a child revoking
+ * @fd killed while it waits for that call: the wait status of the child,
+ * or -1.
+ */
+static int kill_revoker_of_blocked_call(int fd, struct waiter *call)
+{
+	int status;
+	pid_t pid;
+
+	waiter_start(call, fd, wait_block);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(revoke_fd(fd) ? 1 : 0);
+	usleep(200000);
+	if (waitpid(pid, &status, WNOHANG) != 0 || kill(pid, SIGKILL) ||
+	    waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+/*
  * A revoker killed while it waits leaves the file revoked; the calls in
  * flight leave, and the next revoke (or the last close) releases the
  * driver.  No worker is left behind to do it.
@@ -139,19 +162,11 @@ TEST_F(dev, killed_revoker)
 	int other = open(TEST_REVOKE_DEV, O_RDWR);
 	struct waiter call;
 	int status;
-	pid_t pid;
 	char c;
 
 	ASSERT_GE(other, 0);
-	waiter_start(&call, self->fd, wait_block);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid)
-		_exit(revoke_fd(self->fd) ? 1 : 0);
-	usleep(200000);
-	EXPECT_EQ(waitpid(pid, &status, WNOHANG), 0);
-	ASSERT_EQ(kill(pid, SIGKILL), 0);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	status = kill_revoker_of_blocked_call(self->fd, &call);
+	ASSERT_NE(status, -1);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
 	/* Revoked, not released yet: the call is still in the driver. */
@@ -166,16 +181,12 @@ TEST_F(dev, killed_revoker)
 	EXPECT_EQ(close(other), 0);
 }
 
-static int wait_revoke_path(struct waiter *w)
-{
-	return revoke_path(TEST_REVOKE_DEV);
-}
-
 /*
  * O_ASYNC turned off while the file is being revoked: the gate refuses the
- * driver's ->fasync, F_SETFL clears FASYNC anyway, and revoke must still
- * take the file off the driver's fasync list before its ->release, or the
- * driver's next signal goes through the freed file.
+ * driver's ->fasync, and F_SETFL leaves FASYNC to the driver to clear, so
+ * revoke sees it set and takes the file off the driver's fasync list
+ * before its ->release; otherwise the driver's next signal would go
+ * through the freed file.
  */
 TEST_F(dev, fasync_off_while_revoking)
 {
@@ -209,21 +220,12 @@ TEST_F(dev, fasync_off_after_killed_revoker)
 {
 	int other = open(TEST_REVOKE_DEV, O_RDWR);
 	struct waiter call;
-	int status;
-	pid_t pid;
 
 	ASSERT_GE(other, 0);
 	ASSERT_NE(signal(SIGIO, SIG_IGN), SIG_ERR);
 	ASSERT_EQ(fcntl(self->fd, F_SETOWN, getpid()), 0);
 	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_RDWR | O_ASYNC), 0);
-	waiter_start(&call, self->fd, wait_block);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid)
-		_exit(revoke_fd(self->fd) ? 1 : 0);
-	usleep(200000);
-	ASSERT_EQ(kill(pid, SIGKILL), 0);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_NE(kill_revoker_of_blocked_call(self->fd, &call), -1);
 
 	EXPECT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
 	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
@@ -255,14 +257,7 @@ TEST_F(dev, lock_of_killed_revoker_file_goes_with_close)
 
 	ASSERT_GE(other, 0);
 	ASSERT_EQ(fcntl(self->fd, F_SETLK, &fl), 0);
-	waiter_start(&call, self->fd, wait_block);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid)
-		_exit(revoke_fd(self->fd) ? 1 : 0);
-	usleep(200000);
-	ASSERT_EQ(kill(pid, SIGKILL), 0);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_NE(kill_revoker_of_blocked_call(self->fd, &call), -1);
 	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
 	ASSERT_TRUE(waiter_done(&call));
 
