@@ -153,6 +153,19 @@ static int kill_revoker_of_blocked_call(int fd, struct waiter *call)
 }
 
 /*
+ * Close the fixture's file, revoked and not released, whose close releases
+ * it; the fixture gets a file of its own again.
+ */
+static void close_releases(struct __test_metadata *_metadata,
+			   struct _test_data_dev *self)
+{
+	EXPECT_EQ(close(self->fd), 0);
+	self->fd = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/*
  * A revoker killed while it waits leaves the file revoked; the calls in
  * flight leave, and the next revoke (or the last close) releases the
  * driver.  No worker is left behind to do it.
@@ -230,11 +243,7 @@ TEST_F(dev, fasync_off_after_killed_revoker)
 	EXPECT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
 	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
 	ASSERT_TRUE(waiter_done(&call));
-	/* The fixture's close releases it. */
-	EXPECT_EQ(close(self->fd), 0);
-	self->fd = open(TEST_REVOKE_DEV, O_RDWR);
-	ASSERT_GE(self->fd, 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	close_releases(_metadata, self);
 	EXPECT_EQ(test_revoke_param("fasync_left"), 0);
 	EXPECT_EQ(write(other, "x", 1), 1);
 	EXPECT_EQ(close(other), 0);
@@ -260,11 +269,7 @@ TEST_F(dev, lock_of_killed_revoker_file_goes_with_close)
 	ASSERT_NE(kill_revoker_of_blocked_call(self->fd, &call), -1);
 	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
 	ASSERT_TRUE(waiter_done(&call));
-
-	EXPECT_EQ(close(self->fd), 0);
-	self->fd = open(TEST_REVOKE_DEV, O_RDWR);
-	ASSERT_GE(self->fd, 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	close_releases(_metadata, self);
 	/* Another owner finds the range free. */
 	pid = fork();
 	ASSERT_GE(pid, 0);
