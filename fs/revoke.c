@@ -58,6 +58,8 @@ struct revoke_vm;
 struct revokable_file {
 	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
 	atomic_t active;
+	/* the task in the file's one call, if it came to an idle file */
+	struct task_struct *caller;
 	/* REVOKE_* bits */
 	unsigned long flags;
 	/* one for the file, one per revoker holding the state */
@@ -89,6 +91,10 @@ struct revokable_file {
 	struct mutex cancel_lock;
 	/* struct revoke_cancellation of calls in flight */
 	struct list_head cancellations;
+	/* protects @callers */
+	spinlock_t callers_lock;
+	/* struct revoke_call of the calls in flight but @caller's */
+	struct list_head callers;
 	/* file->f_op: @real's methods, each through the gate */
 	struct file_operations proxy;
 };
@@ -243,6 +249,9 @@ static int revoke_finish(struct revokable_file *rf, bool killable);
 
 static bool revoke_idle(struct revokable_file *rf, int own);
 static bool revoke_released(struct revokable_file *rf);
+static int revoke_wait_calls(struct revokable_file *rf,
+			     bool (*done)(struct revokable_file *rf),
+			     bool killable);
 
 /* No call in flight, takedowns included. */
 static bool revoke_no_calls(struct revokable_file *rf)
@@ -275,7 +284,7 @@ static int revoke_wait(struct revokable_file *rf,
 static noinline void revoke_left_dead(struct revokable_file *rf)
 {
 	if (unlikely(READ_ONCE(rf->self) == current)) {
-		if (!revoke_wait(rf, revoke_no_calls, true) &&
+		if (!revoke_wait_calls(rf, revoke_no_calls, true) &&
 		    revoke_finish(rf, true) == -EBUSY)
 			revoke_wait(rf, revoke_released, true);
 		WRITE_ONCE(rf->self, NULL);
@@ -298,42 +307,144 @@ static noinline void revoke_refused(struct revokable_file *rf)
 }
 
 /*
- * The gate is on every proxied call: enter and leave are inlined in each
- * proxy method, so that a call costs the proxy's frame, one atomic
- * increment and one decrement, each with a test of the result's sign, and
- * the note of which file the task is in (see make bench).
+ * The gate is on every proxied call: a call costs the proxy's frame, one
+ * atomic increment whose old value is tested, one atomic decrement whose
+ * result's sign is tested, and two stores noting the calling task (see
+ * make bench).
  *
- * current->revoke_file names the file whose method the task is in, so that
- * revoke can kick the task out of an interruptible sleep there (see
- * revoke_kick()); the file of an outer call, if the driver calls into
- * another revokable file, is kept in @outer and restored on leaving.  It is
- * set before the increment: a revoker that finds the call in flight after
- * closing the gate then finds the task too.
+ * The file notes the tasks inside its calls, so that revoke can kick them
+ * out of an interruptible sleep in the driver (see revoke_kick()) without
+ * looking at any other task.  The call that finds the file idle, the
+ * common case, takes @caller: a store on entry and one on leaving.  A call
+ * that finds others in flight lists itself in @callers, under
+ * @callers_lock, out of line, unless it is nested in the task's own call
+ * that holds @caller (a splice calling ->read_iter).  @caller is stored
+ * after the increment, so a revoker may find a call counted and not noted
+ * yet: it kicks again while it waits (revoke_wait_calls()).  A task in
+ * nested calls (a driver calling into another revokable file, or into the
+ * same one through the VFS) is noted by each file.
  */
-static __always_inline bool revoke_enter(struct revokable_file *rf,
-					 struct revokable_file **outer)
-{
-	struct task_struct *task = current;
+struct revoke_call {
+	/* the task in the call, if it is not revokable_file.caller */
+	struct task_struct *task;
+	/*
+	 * In revokable_file.callers, or empty for a call nested in the
+	 * task's own call that holds revokable_file.caller; unused if @task
+	 * is NULL.  Not first: GCC realigns the stack of every proxy for a
+	 * struct that starts with a 16-byte struct.
+	 */
+	struct list_head node;
+};
 
-	*outer = task->revoke_file;
-	WRITE_ONCE(task->revoke_file, rf);
-	if (unlikely(atomic_add_negative(1, &rf->active))) {
-		WRITE_ONCE(task->revoke_file, *outer);
+static __always_inline void revoke_enter_idle(struct revokable_file *rf)
+{
+	WRITE_ONCE(rf->caller, current);
+	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
+}
+
+static __always_inline void revoke_leave_idle(struct revokable_file *rf)
+{
+	rwsem_release(&revoke_active_map, _RET_IP_);
+	WRITE_ONCE(rf->caller, NULL);
+	/* Fully ordered before revoke_left_dead() wakes the revokers. */
+	if (unlikely(atomic_add_negative(-1, &rf->active)))
+		revoke_left_dead(rf);
+}
+
+/*
+ * A call that did not find the file idle: refused (false) if the file is
+ * revoked, or in, listed among the callers.  A call nested in the task's
+ * own call of the file, which holds @caller, is noted already.
+ */
+static noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
+				       struct revoke_call *call)
+{
+	if (calls < 0) {
 		revoke_refused(rf);
 		return false;
+	}
+	call->task = current;
+	if (READ_ONCE(rf->caller) == current) {
+		INIT_LIST_HEAD(&call->node);
+	} else {
+		spin_lock(&rf->callers_lock);
+		list_add_tail(&call->node, &rf->callers);
+		spin_unlock(&rf->callers_lock);
 	}
 	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
 	return true;
 }
 
-static __always_inline void revoke_leave(struct revokable_file *rf,
-					 struct revokable_file *outer)
+static noinline void revoke_leave_busy(struct revokable_file *rf,
+				       struct revoke_call *call)
 {
 	rwsem_release(&revoke_active_map, _RET_IP_);
-	WRITE_ONCE(current->revoke_file, outer);
-	/* Fully ordered before revoke_left_dead() wakes the revokers. */
-	if (unlikely(atomic_add_negative(-1, &rf->active)))
+	if (!list_empty(&call->node)) {
+		spin_lock(&rf->callers_lock);
+		list_del(&call->node);
+		spin_unlock(&rf->callers_lock);
+	}
+	if (atomic_add_negative(-1, &rf->active))
 		revoke_left_dead(rf);
+}
+
+/*
+ * Enter and leave, for the methods written out below.  The others, made
+ * by REVOKE_PROXY(), do the same with the idle case inline and the rest
+ * out of line.
+ */
+static __always_inline bool revoke_enter(struct revokable_file *rf,
+					 struct revoke_call *call)
+{
+	int calls = atomic_fetch_inc(&rf->active);
+
+	if (likely(!calls)) {
+		call->task = NULL;
+		revoke_enter_idle(rf);
+		return true;
+	}
+	return revoke_enter_busy(rf, calls, call);
+}
+
+static __always_inline void revoke_leave(struct revokable_file *rf,
+					 struct revoke_call *call)
+{
+	if (likely(!call->task))
+		revoke_leave_idle(rf);
+	else
+		revoke_leave_busy(rf, call);
+}
+
+/* Whether the current task is inside a call of @rf (which may be nested). */
+static bool revoke_in_call(struct revokable_file *rf)
+{
+	struct revoke_call *call;
+	bool in = READ_ONCE(rf->caller) == current;
+
+	spin_lock(&rf->callers_lock);
+	list_for_each_entry(call, &rf->callers, node)
+		in |= call->task == current;
+	spin_unlock(&rf->callers_lock);
+	return in;
+}
+
+/*
+ * Whether the current task is inside a call of a file of @d, which the
+ * caller holds.
+ */
+static bool revoke_in_domain_call(struct revoke_domain *d)
+{
+	struct revokable_file *rf;
+	bool in = false;
+
+	spin_lock(&d->lock);
+	list_for_each_entry(rf, &d->files, node) {
+		in = revoke_in_call(rf);
+		if (in)
+			break;
+	}
+	spin_unlock(&d->lock);
+	return in;
 }
 
 /*
@@ -345,8 +456,9 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
  * by the driver would outlive the file.  A takedown counts itself in
  * @active, then checks REVOKE_RELEASED; whoever claims REVOKE_RELEASED
  * waits for the takedowns that came before (revoke_finish()), so no call
- * reaches the driver under its ->release.  The revoker's own teardown
- * calls go straight through.
+ * reaches the driver under its ->release.  They are not noted as callers:
+ * they do not sleep waiting for anything revoke could end.  The revoker's
+ * own teardown calls go straight through.
  */
 enum revoke_entry {
 	REVOKE_REFUSED,		/* not in: the file is revoked */
@@ -356,10 +468,10 @@ enum revoke_entry {
 };
 
 static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
-					       struct revokable_file **outer,
+					       struct revoke_call *call,
 					       bool takedown)
 {
-	if (revoke_enter(rf, outer))
+	if (revoke_enter(rf, call))
 		return REVOKE_ENTERED;
 	if (READ_ONCE(rf->teardown) == current)
 		return REVOKE_TEARDOWN;
@@ -375,11 +487,11 @@ static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
 }
 
 static void revoke_leave_takedown(struct revokable_file *rf,
-				  struct revokable_file *outer,
+				  struct revoke_call *call,
 				  enum revoke_entry entry)
 {
 	if (entry == REVOKE_ENTERED)
-		revoke_leave(rf, outer);
+		revoke_leave(rf, call);
 	else if (entry == REVOKE_TAKEDOWN)
 		revoke_refused(rf);
 }
@@ -393,101 +505,103 @@ static ssize_t revoked_read(struct file *file)
 #define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
 			 EPOLLERR | EPOLLHUP)
 
-/* The proxy methods: enter, call the driver, leave. */
+/*
+ * The proxy methods: enter, call the driver, leave.  REVOKE_PROXY() writes
+ * one out from the driver's method's return type, the proxy's name, how
+ * to find the file's state from the arguments, what a revoked file
+ * returns, the driver's method, the prototype and the argument list.  The
+ * call that finds the file idle runs inline; any other, refused or finding
+ * calls in flight, is handed whole to a twin out of line (a tail call), so
+ * that the common path keeps nothing alive across the driver's method but
+ * the state.  Methods of other shapes are written out.
+ */
+#define PROTO(args...)	args
+#define ARGS(args...)	args
 
-static loff_t revoke_llseek(struct file *file, loff_t offset, int whence)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	loff_t ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->llseek(file, offset, whence);
-	revoke_leave(rf, outer);
-	return ret;
+#define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\
+static noinline ret_t revoke_##name##_busy(struct revokable_file *rf,	\
+					  int calls, proto)		\
+{									\
+	struct revoke_call call;					\
+	ret_t ret;							\
+									\
+	if (!revoke_enter_busy(rf, calls, &call))			\
+		return refused;						\
+	ret = method(args);						\
+	revoke_leave_busy(rf, &call);					\
+	return ret;							\
+}									\
+									\
+static ret_t revoke_##name(proto)					\
+{									\
+	struct revokable_file *rf = rf_of;				\
+	int calls = atomic_fetch_inc(&rf->active);			\
+	ret_t ret;							\
+									\
+	if (unlikely(calls))						\
+		return revoke_##name##_busy(rf, calls, args);		\
+	revoke_enter_idle(rf);						\
+	ret = method(args);						\
+	revoke_leave_idle(rf);						\
+	return ret;							\
 }
 
-static ssize_t revoke_read(struct file *file, char __user *buf, size_t len,
-			   loff_t *pos)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	ssize_t ret;
-
-	if (!revoke_enter(rf, &outer))
-		return revoked_read(file);
-	ret = rf->real->read(file, buf, len, pos);
-	revoke_leave(rf, outer);
-	return ret;
+/* The same, for a method that returns nothing. */
+#define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
+static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
+					  int calls, proto)		\
+{									\
+	struct revoke_call call;					\
+									\
+	if (!revoke_enter_busy(rf, calls, &call))			\
+		return;							\
+	method(args);							\
+	revoke_leave_busy(rf, &call);					\
+}									\
+									\
+static void revoke_##name(proto)					\
+{									\
+	struct revokable_file *rf = rf_of;				\
+	int calls = atomic_fetch_inc(&rf->active);			\
+									\
+	if (unlikely(calls)) {						\
+		revoke_##name##_busy(rf, calls, args);			\
+		return;							\
+	}								\
+	revoke_enter_idle(rf);						\
+	method(args);							\
+	revoke_leave_idle(rf);						\
 }
 
-static ssize_t revoke_write(struct file *file, const char __user *buf,
-			    size_t len, loff_t *pos)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	ssize_t ret;
+REVOKE_PROXY(loff_t, llseek, file_revokable(file), -EIO, rf->real->llseek,
+	     PROTO(struct file *file, loff_t offset, int whence),
+	     ARGS(file, offset, whence));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->write(file, buf, len, pos);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(ssize_t, read, file_revokable(file), revoked_read(file),
+	     rf->real->read,
+	     PROTO(struct file *file, char __user *buf, size_t len,
+		   loff_t *pos),
+	     ARGS(file, buf, len, pos));
 
-static ssize_t revoke_read_iter(struct kiocb *iocb, struct iov_iter *to)
-{
-	struct revokable_file *rf = file_revokable(iocb->ki_filp);
-	struct revokable_file *outer;
-	ssize_t ret;
+REVOKE_PROXY(ssize_t, write, file_revokable(file), -EIO, rf->real->write,
+	     PROTO(struct file *file, const char __user *buf, size_t len,
+		   loff_t *pos),
+	     ARGS(file, buf, len, pos));
 
-	if (!revoke_enter(rf, &outer))
-		return revoked_read(iocb->ki_filp);
-	ret = rf->real->read_iter(iocb, to);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(ssize_t, read_iter, file_revokable(iocb->ki_filp),
+	     revoked_read(iocb->ki_filp), rf->real->read_iter,
+	     PROTO(struct kiocb *iocb, struct iov_iter *to),
+	     ARGS(iocb, to));
 
-static ssize_t revoke_write_iter(struct kiocb *iocb, struct iov_iter *from)
-{
-	struct revokable_file *rf = file_revokable(iocb->ki_filp);
-	struct revokable_file *outer;
-	ssize_t ret;
+REVOKE_PROXY(ssize_t, write_iter, file_revokable(iocb->ki_filp), -EIO,
+	     rf->real->write_iter,
+	     PROTO(struct kiocb *iocb, struct iov_iter *from),
+	     ARGS(iocb, from));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->write_iter(iocb, from);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_iopoll(struct kiocb *iocb, struct io_comp_batch *iob,
-			 unsigned int flags)
-{
-	struct revokable_file *rf = file_revokable(iocb->ki_filp);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->iopoll(iocb, iob, flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_iterate_shared(struct file *file, struct dir_context *ctx)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->iterate_shared(file, ctx);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(int, iterate_shared, file_revokable(file), -EIO,
+	     rf->real->iterate_shared,
+	     PROTO(struct file *file, struct dir_context *ctx),
+	     ARGS(file, ctx));
 
 /*
  * poll.  A driver's ->poll puts the poller on the driver's waitqueues, and
@@ -637,21 +751,20 @@ static noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
  * line; the others, like a poll() with no timeout, call the driver with
  * their own table.
  */
-static __poll_t revoke_poll(struct file *file, struct poll_table_struct *pt)
+static __always_inline __poll_t revoke_poll_driver(struct file *file,
+						   struct poll_table_struct *pt)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	__poll_t ret;
 
-	if (!revoke_enter(rf, &outer))
-		return REVOKED_POLL;
 	if (pt && pt->_qproc)
-		ret = revoke_poll_queued(rf, file, pt);
-	else
-		ret = rf->real->poll(file, pt);
-	revoke_leave(rf, outer);
-	return ret;
+		return revoke_poll_queued(rf, file, pt);
+	return rf->real->poll(file, pt);
 }
+
+REVOKE_PROXY(__poll_t, poll, file_revokable(file), REVOKED_POLL,
+	     revoke_poll_driver,
+	     PROTO(struct file *file, struct poll_table_struct *pt),
+	     ARGS(file, pt));
 
 /*
  * Wake the driver's waitqueues the file's pollers are hooked on, for a
@@ -689,33 +802,15 @@ static void revoke_poll_unhook(struct revokable_file *rf)
 	INIT_LIST_HEAD(&rf->poll_hooks);
 }
 
-static long revoke_unlocked_ioctl(struct file *file, unsigned int cmd,
-				  unsigned long arg)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	long ret;
+REVOKE_PROXY(long, unlocked_ioctl, file_revokable(file), -EIO,
+	     rf->real->unlocked_ioctl,
+	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+	     ARGS(file, cmd, arg));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->unlocked_ioctl(file, cmd, arg);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static long revoke_compat_ioctl(struct file *file, unsigned int cmd,
-				unsigned long arg)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	long ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->compat_ioctl(file, cmd, arg);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(long, compat_ioctl, file_revokable(file), -EIO,
+	     rf->real->compat_ioctl,
+	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+	     ARGS(file, cmd, arg));
 
 /*
  * Mappings outlive the mmap() call that made them, so their vm_ops are
@@ -749,129 +844,53 @@ static struct revokable_file *vma_revokable(struct vm_area_struct *vma)
 	return file_revokable(vma->vm_file);
 }
 
-static vm_fault_t revoke_vm_fault(struct vm_fault *vmf)
-{
-	struct revokable_file *rf = vma_revokable(vmf->vma);
-	struct revokable_file *outer;
-	vm_fault_t ret;
+REVOKE_PROXY(vm_fault_t, vm_fault, vma_revokable(vmf->vma), VM_FAULT_SIGBUS,
+	     rf->vm->real->fault,
+	     PROTO(struct vm_fault *vmf),
+	     ARGS(vmf));
 
-	if (!revoke_enter(rf, &outer))
-		return VM_FAULT_SIGBUS;
-	ret = rf->vm->real->fault(vmf);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(vm_fault_t, vm_huge_fault, vma_revokable(vmf->vma),
+	     VM_FAULT_SIGBUS, rf->vm->real->huge_fault,
+	     PROTO(struct vm_fault *vmf, unsigned int order),
+	     ARGS(vmf, order));
 
-static vm_fault_t revoke_vm_huge_fault(struct vm_fault *vmf,
-				       unsigned int order)
-{
-	struct revokable_file *rf = vma_revokable(vmf->vma);
-	struct revokable_file *outer;
-	vm_fault_t ret;
+REVOKE_PROXY(vm_fault_t, vm_page_mkwrite, vma_revokable(vmf->vma),
+	     VM_FAULT_SIGBUS, rf->vm->real->page_mkwrite,
+	     PROTO(struct vm_fault *vmf),
+	     ARGS(vmf));
 
-	if (!revoke_enter(rf, &outer))
-		return VM_FAULT_SIGBUS;
-	ret = rf->vm->real->huge_fault(vmf, order);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(vm_fault_t, vm_pfn_mkwrite, vma_revokable(vmf->vma),
+	     VM_FAULT_SIGBUS, rf->vm->real->pfn_mkwrite,
+	     PROTO(struct vm_fault *vmf),
+	     ARGS(vmf));
 
-static vm_fault_t revoke_vm_page_mkwrite(struct vm_fault *vmf)
-{
-	struct revokable_file *rf = vma_revokable(vmf->vma);
-	struct revokable_file *outer;
-	vm_fault_t ret;
+/* A revoked mapping has no driver left to object. */
+REVOKE_PROXY(int, vm_mprotect, vma_revokable(vma), 0, rf->vm->real->mprotect,
+	     PROTO(struct vm_area_struct *vma, unsigned long start,
+		   unsigned long end, unsigned long newflags),
+	     ARGS(vma, start, end, newflags));
 
-	if (!revoke_enter(rf, &outer))
-		return VM_FAULT_SIGBUS;
-	ret = rf->vm->real->page_mkwrite(vmf);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(unsigned long, vm_pagesize, vma_revokable(vma), PAGE_SIZE,
+	     rf->vm->real->pagesize,
+	     PROTO(struct vm_area_struct *vma),
+	     ARGS(vma));
 
-static vm_fault_t revoke_vm_pfn_mkwrite(struct vm_fault *vmf)
-{
-	struct revokable_file *rf = vma_revokable(vmf->vma);
-	struct revokable_file *outer;
-	vm_fault_t ret;
-
-	if (!revoke_enter(rf, &outer))
-		return VM_FAULT_SIGBUS;
-	ret = rf->vm->real->pfn_mkwrite(vmf);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_vm_mprotect(struct vm_area_struct *vma, unsigned long start,
-			      unsigned long end, unsigned long newflags)
-{
-	struct revokable_file *rf = vma_revokable(vma);
-	struct revokable_file *outer;
-	int ret;
-
-	/* A revoked mapping has no driver left to object. */
-	if (!revoke_enter(rf, &outer))
-		return 0;
-	ret = rf->vm->real->mprotect(vma, start, end, newflags);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static unsigned long revoke_vm_pagesize(struct vm_area_struct *vma)
-{
-	struct revokable_file *rf = vma_revokable(vma);
-	struct revokable_file *outer;
-	unsigned long ret;
-
-	if (!revoke_enter(rf, &outer))
-		return PAGE_SIZE;
-	ret = rf->vm->real->pagesize(vma);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_vm_access(struct vm_area_struct *vma, unsigned long addr,
-			    void *buf, int len, int write)
-{
-	struct revokable_file *rf = vma_revokable(vma);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->vm->real->access(vma, addr, buf, len, write);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(int, vm_access, vma_revokable(vma), -EIO, rf->vm->real->access,
+	     PROTO(struct vm_area_struct *vma, unsigned long addr, void *buf,
+		   int len, int write),
+	     ARGS(vma, addr, buf, len, write));
 
 #ifdef CONFIG_NUMA
-static int revoke_vm_set_policy(struct vm_area_struct *vma,
-				struct mempolicy *new)
-{
-	struct revokable_file *rf = vma_revokable(vma);
-	struct revokable_file *outer;
-	int ret;
+REVOKE_PROXY(int, vm_set_policy, vma_revokable(vma), -EIO,
+	     rf->vm->real->set_policy,
+	     PROTO(struct vm_area_struct *vma, struct mempolicy *new),
+	     ARGS(vma, new));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->vm->real->set_policy(vma, new);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static struct mempolicy *revoke_vm_get_policy(struct vm_area_struct *vma,
-					      unsigned long addr, pgoff_t *ilx)
-{
-	struct revokable_file *rf = vma_revokable(vma);
-	struct revokable_file *outer;
-	struct mempolicy *ret;
-
-	if (!revoke_enter(rf, &outer))
-		return NULL;
-	ret = rf->vm->real->get_policy(vma, addr, ilx);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(struct mempolicy *, vm_get_policy, vma_revokable(vma), NULL,
+	     rf->vm->real->get_policy,
+	     PROTO(struct vm_area_struct *vma, unsigned long addr,
+		   pgoff_t *ilx),
+	     ARGS(vma, addr, ilx));
 #endif
 
 /*
@@ -992,17 +1011,17 @@ static int revoke_vm_install(struct revokable_file *rf,
 static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
+	struct revoke_call call __uninitialized;
 	int ret;
 
-	if (!revoke_enter(rf, &outer))
+	if (!revoke_enter(rf, &call))
 		return -ENODEV;
 	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
 		ret = rf->real->mmap(file, vma);
 	if (!ret)
 		ret = revoke_vm_install(rf, vma);
-	revoke_leave(rf, outer);
+	revoke_leave(rf, &call);
 	return ret;
 }
 
@@ -1065,32 +1084,13 @@ static void revoke_vm_free(struct revoke_vm *vm)
 }
 #endif
 
-static int revoke_flush(struct file *file, fl_owner_t id)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	int ret;
+REVOKE_PROXY(int, flush, file_revokable(file), 0, rf->real->flush,
+	     PROTO(struct file *file, fl_owner_t id),
+	     ARGS(file, id));
 
-	if (!revoke_enter(rf, &outer))
-		return 0;
-	ret = rf->real->flush(file, id);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_fsync(struct file *file, loff_t start, loff_t end,
-			int datasync)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->fsync(file, start, end, datasync);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(int, fsync, file_revokable(file), -EIO, rf->real->fsync,
+	     PROTO(struct file *file, loff_t start, loff_t end, int datasync),
+	     ARGS(file, start, end, datasync));
 
 /*
  * The driver's fasync_helper() sets and clears FASYNC, not F_SETFL
@@ -1099,45 +1099,45 @@ static int revoke_fsync(struct file *file, loff_t start, loff_t end,
 static int revoke_fasync(int fd, struct file *file, int on)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
+	struct revoke_call call __uninitialized;
 	enum revoke_entry entry;
 	int ret;
 
-	entry = revoke_enter_takedown(rf, &outer, !on);
+	entry = revoke_enter_takedown(rf, &call, !on);
 	if (entry == REVOKE_REFUSED)
 		return on ? -EIO : 0;
 	ret = rf->real->fasync(fd, file, on);
-	revoke_leave_takedown(rf, outer, entry);
+	revoke_leave_takedown(rf, &call, entry);
 	return ret;
 }
 
 static int revoke_lock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
+	struct revoke_call call __uninitialized;
 	enum revoke_entry entry;
 	int ret;
 
-	entry = revoke_enter_takedown(rf, &outer, lock_is_unlock(fl));
+	entry = revoke_enter_takedown(rf, &call, lock_is_unlock(fl));
 	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->lock(file, cmd, fl);
-	revoke_leave_takedown(rf, outer, entry);
+	revoke_leave_takedown(rf, &call, entry);
 	return ret;
 }
 
 static int revoke_flock(struct file *file, int cmd, struct file_lock *fl)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
+	struct revoke_call call __uninitialized;
 	enum revoke_entry entry;
 	int ret;
 
-	entry = revoke_enter_takedown(rf, &outer, lock_is_unlock(fl));
+	entry = revoke_enter_takedown(rf, &call, lock_is_unlock(fl));
 	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->flock(file, cmd, fl);
-	revoke_leave_takedown(rf, outer, entry);
+	revoke_leave_takedown(rf, &call, entry);
 	return ret;
 }
 
@@ -1145,114 +1145,53 @@ static int revoke_setlease(struct file *file, int arg,
 			   struct file_lease **flp, void **priv)
 {
 	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
+	struct revoke_call call __uninitialized;
 	enum revoke_entry entry;
 	int ret;
 
-	entry = revoke_enter_takedown(rf, &outer, arg == F_UNLCK);
+	entry = revoke_enter_takedown(rf, &call, arg == F_UNLCK);
 	if (entry == REVOKE_REFUSED)
 		return -EIO;
 	ret = rf->real->setlease(file, arg, flp, priv);
-	revoke_leave_takedown(rf, outer, entry);
+	revoke_leave_takedown(rf, &call, entry);
 	return ret;
 }
 
-static unsigned long revoke_get_unmapped_area(struct file *file,
-					      unsigned long addr,
-					      unsigned long len,
-					      unsigned long pgoff,
-					      unsigned long flags)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	unsigned long ret;
+REVOKE_PROXY(unsigned long, get_unmapped_area, file_revokable(file), -ENODEV,
+	     rf->real->get_unmapped_area,
+	     PROTO(struct file *file, unsigned long addr, unsigned long len,
+		   unsigned long pgoff, unsigned long flags),
+	     ARGS(file, addr, len, pgoff, flags));
 
-	if (!revoke_enter(rf, &outer))
-		return -ENODEV;
-	ret = rf->real->get_unmapped_area(file, addr, len, pgoff, flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(ssize_t, splice_write, file_revokable(file), -EIO,
+	     rf->real->splice_write,
+	     PROTO(struct pipe_inode_info *pipe, struct file *file, loff_t *pos,
+		   size_t len, unsigned int flags),
+	     ARGS(pipe, file, pos, len, flags));
 
-static ssize_t revoke_splice_write(struct pipe_inode_info *pipe,
-				   struct file *file, loff_t *pos, size_t len,
-				   unsigned int flags)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	ssize_t ret;
+REVOKE_PROXY(ssize_t, splice_read, file_revokable(file), revoked_read(file),
+	     rf->real->splice_read,
+	     PROTO(struct file *file, loff_t *pos, struct pipe_inode_info *pipe,
+		   size_t len, unsigned int flags),
+	     ARGS(file, pos, pipe, len, flags));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->splice_write(pipe, file, pos, len, flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY_VOID(splice_eof, file_revokable(file), rf->real->splice_eof,
+		  PROTO(struct file *file),
+		  ARGS(file));
 
-static ssize_t revoke_splice_read(struct file *file, loff_t *pos,
-				  struct pipe_inode_info *pipe, size_t len,
-				  unsigned int flags)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	ssize_t ret;
+REVOKE_PROXY(long, fallocate, file_revokable(file), -EIO, rf->real->fallocate,
+	     PROTO(struct file *file, int mode, loff_t offset, loff_t len),
+	     ARGS(file, mode, offset, len));
 
-	if (!revoke_enter(rf, &outer))
-		return revoked_read(file);
-	ret = rf->real->splice_read(file, pos, pipe, len, flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static void revoke_splice_eof(struct file *file)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-
-	if (!revoke_enter(rf, &outer))
-		return;
-	rf->real->splice_eof(file);
-	revoke_leave(rf, outer);
-}
-
-static long revoke_fallocate(struct file *file, int mode, loff_t offset,
-			     loff_t len)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	long ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->fallocate(file, mode, offset, len);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static void revoke_show_fdinfo(struct seq_file *m, struct file *file)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-
-	if (!revoke_enter(rf, &outer))
-		return;
-	rf->real->show_fdinfo(m, file);
-	revoke_leave(rf, outer);
-}
+REVOKE_PROXY_VOID(show_fdinfo, file_revokable(file), rf->real->show_fdinfo,
+		  PROTO(struct seq_file *m, struct file *file),
+		  ARGS(m, file));
 
 #ifndef CONFIG_MMU
-static unsigned int revoke_mmap_capabilities(struct file *file)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	unsigned int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return 0;
-	ret = rf->real->mmap_capabilities(file);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
+	     rf->real->mmap_capabilities,
+	     PROTO(struct file *file),
+	     ARGS(file));
 #endif
 
 /*
@@ -1266,20 +1205,20 @@ static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable(file_in);
 	struct revokable_file *out = file_revokable(file_out);
-	struct revokable_file *outer, *outer_in;
+	struct revoke_call call __uninitialized, call_out __uninitialized;
 	ssize_t ret = -EIO;
 
-	if (!revoke_enter(in, &outer))
+	if (!revoke_enter(in, &call))
 		return -EIO;
-	if (revoke_enter(out, &outer_in)) {
+	if (revoke_enter(out, &call_out)) {
 		ret = -EXDEV;
 		if (in->real->copy_file_range == out->real->copy_file_range)
 			ret = out->real->copy_file_range(file_in, pos_in,
 							 file_out, pos_out,
 							 len, flags);
-		revoke_leave(out, outer_in);
+		revoke_leave(out, &call_out);
 	}
-	revoke_leave(in, outer);
+	revoke_leave(in, &call);
 	return ret;
 }
 
@@ -1290,13 +1229,13 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable_or_null(file_in);
 	struct revokable_file *out = file_revokable_or_null(file_out);
-	struct revokable_file *outer = NULL, *outer_in = NULL;
+	struct revoke_call call __uninitialized, call_out __uninitialized;
 	const struct file_operations *real;
 	loff_t ret = -EIO;
 
-	if (in && !revoke_enter(in, &outer))
+	if (in && !revoke_enter(in, &call))
 		return -EIO;
-	if (!out || revoke_enter(out, &outer_in)) {
+	if (!out || revoke_enter(out, &call_out)) {
 		real = (in ?: out)->real;
 		ret = -EXDEV;
 		if (!in || !out || in->real->remap_file_range ==
@@ -1304,55 +1243,21 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 			ret = real->remap_file_range(file_in, pos_in, file_out,
 						     pos_out, len, remap_flags);
 		if (out)
-			revoke_leave(out, outer_in);
+			revoke_leave(out, &call_out);
 	}
 	if (in)
-		revoke_leave(in, outer);
+		revoke_leave(in, &call);
 	return ret;
 }
 
-static int revoke_fadvise(struct file *file, loff_t offset, loff_t len,
-			  int advice)
-{
-	struct revokable_file *rf = file_revokable(file);
-	struct revokable_file *outer;
-	int ret;
+REVOKE_PROXY(int, fadvise, file_revokable(file), -EIO, rf->real->fadvise,
+	     PROTO(struct file *file, loff_t offset, loff_t len, int advice),
+	     ARGS(file, offset, len, advice));
 
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->fadvise(file, offset, len, advice);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_uring_cmd(struct io_uring_cmd *ioucmd,
-			    unsigned int issue_flags)
-{
-	struct revokable_file *rf = file_revokable(ioucmd->file);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->uring_cmd(ioucmd, issue_flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
-
-static int revoke_uring_cmd_iopoll(struct io_uring_cmd *ioucmd,
-				   struct io_comp_batch *iob,
-				   unsigned int poll_flags)
-{
-	struct revokable_file *rf = file_revokable(ioucmd->file);
-	struct revokable_file *outer;
-	int ret;
-
-	if (!revoke_enter(rf, &outer))
-		return -EIO;
-	ret = rf->real->uring_cmd_iopoll(ioucmd, iob, poll_flags);
-	revoke_leave(rf, outer);
-	return ret;
-}
+REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), -EIO,
+	     rf->real->uring_cmd,
+	     PROTO(struct io_uring_cmd *ioucmd, unsigned int issue_flags),
+	     ARGS(ioucmd, issue_flags));
 
 static int revoke_release(struct inode *inode, struct file *file);
 
@@ -1363,6 +1268,13 @@ static int revoke_release(struct inode *inode, struct file *file);
  * only validates flags; it is copied as is (only NFS has one, and the
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
+ *
+ * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
+ * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
+ * completes only when something polls the driver for it, and nothing may
+ * call the driver once it is released: revoke could neither release a
+ * file with polled I/O queued nor let the ring reap it afterwards (a ring
+ * exiting then spins in io_iopoll_try_reap_events() for ever).
  */
 static void revoke_proxy_init(struct file_operations *proxy, const struct file_operations *real)
 {
@@ -1376,7 +1288,6 @@ static void revoke_proxy_init(struct file_operations *proxy, const struct file_o
 	proxy->write = real->write ? revoke_write : NULL;
 	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
 	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
-	proxy->iopoll = real->iopoll ? revoke_iopoll : NULL;
 	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
 	proxy->poll = real->poll ? revoke_poll : NULL;
 	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
@@ -1401,7 +1312,6 @@ static void revoke_proxy_init(struct file_operations *proxy, const struct file_o
 	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
 	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
 	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
-	proxy->uring_cmd_iopoll = real->uring_cmd_iopoll ? revoke_uring_cmd_iopoll : NULL;
 }
 
 /*
@@ -1535,38 +1445,54 @@ static bool revoke_idle(struct revokable_file *rf, int own)
 	return atomic_read(&rf->active) == REVOKE_BIAS + own;
 }
 
+/* Kick the tasks noted in calls of @rf, but the revoker's own call. */
+static void revoke_kick_tasks(struct revokable_file *rf)
+{
+	struct revoke_call *call;
+	struct task_struct *t;
+
+	/*
+	 * @caller is cleared before its call leaves: a task read here was
+	 * in the call, and is freed after RCU.
+	 */
+	rcu_read_lock();
+	t = READ_ONCE(rf->caller);
+	if (t && t != current && !(t->flags & PF_KTHREAD))
+		set_notify_signal(t);
+	rcu_read_unlock();
+
+	spin_lock(&rf->callers_lock);
+	list_for_each_entry(call, &rf->callers, node) {
+		t = call->task;
+		if (t != current && !(t->flags & PF_KTHREAD))
+			set_notify_signal(t);
+	}
+	spin_unlock(&rf->callers_lock);
+}
+
 /*
  * Get the calls in flight of a revoked file out of the driver.  Calls
- * sleeping interruptibly are kicked without the driver's help: the task
- * gets TIF_NOTIFY_SIGNAL, as io_uring does it, so its wait ends with
- * -ERESTARTSYS and the syscall restarts into the closed gate, to return
- * what a revoked file returns.  A task that left the file between the look
- * at it and the kick is kicked for nothing: an interruptible wait of its
- * ends early, as for a signal with SA_RESTART.  Kernel threads never return
- * to user space to clear the flag and are not kicked.  Then calls that
- * cooperate: their cancellations run, the domain's kick hook, and the
- * driver's waitqueues the file is polled on are woken, for drivers that
- * wait for file_revoked().
- *
- * The task list is walked only when calls are in flight.
+ * sleeping interruptibly are kicked without the driver's help: the tasks
+ * the file noted in its calls get TIF_NOTIFY_SIGNAL, as io_uring does it,
+ * so their waits end with -ERESTARTSYS and the syscall restarts into the
+ * closed gate, to return what a revoked file returns.  A task that left
+ * the file between the look at it and the kick is kicked for nothing: an
+ * interruptible wait of its ends early, as for a signal with SA_RESTART.
+ * Kernel threads never return to user space to clear the flag and are not
+ * kicked.  Then calls that cooperate: their cancellations run, the
+ * domain's kick hook, and the driver's waitqueues the file is polled on
+ * are woken, for drivers that wait for file_revoked().
  */
 static void revoke_kick(struct revokable_file *rf, int own)
 {
 	struct revoke_cancellation *c;
-	struct task_struct *g, *t;
 
 	/* Pairs with the full barrier of the increment in revoke_enter(). */
 	smp_mb__after_atomic();
 	if (revoke_idle(rf, own))
 		return;
 
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (READ_ONCE(t->revoke_file) == rf && t != current &&
-		    !(t->flags & PF_KTHREAD))
-			set_notify_signal(t);
-	}
-	rcu_read_unlock();
+	revoke_kick_tasks(rf);
 
 	mutex_lock(&rf->cancel_lock);
 	while ((c = list_first_entry_or_null(&rf->cancellations,
@@ -1579,6 +1505,34 @@ static void revoke_kick(struct revokable_file *rf, int own)
 	if (rf->kick)
 		rf->kick(rf->file);
 	revoke_poll_wake_driver(rf);
+}
+
+/* Sleep, and kick the calls' tasks again if nothing woke us meanwhile. */
+static void revoke_wait_kick(struct revokable_file *rf, unsigned long *delay)
+{
+	if (schedule_timeout(*delay))
+		return;
+	revoke_kick_tasks(rf);
+	*delay = min(*delay * 2, (unsigned long)HZ);
+}
+
+/*
+ * Wait for calls in flight to leave, as revoke_wait() does.  A call counted
+ * when the gate closed may not have noted its task yet (see
+ * revoke_enter()), and would have missed the kick: the wait kicks the
+ * calls' tasks again, after 1, 2, 4... jiffies, up to a second apart.
+ */
+static int revoke_wait_calls(struct revokable_file *rf,
+			     bool (*done)(struct revokable_file *rf),
+			     bool killable)
+{
+	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
+	unsigned long delay = 1;
+
+	if (done(rf))
+		return 0;
+	return ___wait_var_event(&rf->active, done(rf), state, 0, 0,
+				 revoke_wait_kick(rf, &delay)) ? -EINTR : 0;
 }
 
 /*
@@ -1638,25 +1592,26 @@ static bool revoke_self_gone(struct revokable_file *rf)
  * having waited for the other calls again: the method, and the helpers
  * around it (simple_attr_write(), seq_file), may use the file's private
  * data until then.  Other revokers wait for that call to finish, but for
- * a revoker inside a method of another file of the same domain: two
- * methods revoking their domain would wait for each other.  A second
- * method revoking its own file returns at once, and its call is waited
- * for by the first one's.  Only the innermost revokable file of nested
- * calls is the caller's own.
+ * a revoker of @d, the domain being revoked, inside a method of another
+ * file of it: two methods revoking their domain would wait for each other.
+ * A second method revoking its own file returns at once, and its call is
+ * waited for by the first one's.  A file is the caller's own if the caller
+ * is in a call of it, nested in other calls or not.
  */
-static int revoke_one(struct revokable_file *rf, bool killable)
+static int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
+		      bool killable)
 {
-	struct revokable_file *in = current->revoke_file;
+	bool self = revoke_in_call(rf);
 	int err;
 
 	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
-		revoke_close(rf, in == rf);
-	if (in == rf) {
+		revoke_close(rf, self);
+	if (self) {
 		if (cmpxchg(&rf->self, NULL, current))
 			return 0;
 		/* Revokers waiting for the calls count this one out now. */
 		wake_up_var(&rf->active);
-		return revoke_wait(rf, revoke_own_call_left, killable);
+		return revoke_wait_calls(rf, revoke_own_call_left, killable);
 	}
 
 	/*
@@ -1665,10 +1620,11 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 	 * domain) waits as subclass 1, or lockdep would take it for a
 	 * recursive read-write deadlock.
 	 */
-	rwsem_acquire(&revoke_active_map, !!in, 0, _RET_IP_);
+	rwsem_acquire(&revoke_active_map, lock_is_held(&revoke_active_map), 0,
+		      _RET_IP_);
 	rwsem_release(&revoke_active_map, _RET_IP_);
 	for (;;) {
-		err = revoke_wait(rf, revoke_calls_left, killable);
+		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
 			return err;
 		/* Pairs with smp_mb() in revoke_left_dead(). */
@@ -1680,7 +1636,7 @@ static int revoke_one(struct revokable_file *rf, bool killable)
 		 * method of the same domain does not wait for it, or two
 		 * methods revoking their domain would wait for each other.
 		 */
-		if (in && READ_ONCE(in->domain) == READ_ONCE(rf->domain))
+		if (d && revoke_in_domain_call(d))
 			return 0;
 		err = revoke_wait(rf, revoke_self_gone, killable);
 		if (err || revoke_released(rf))
@@ -1751,7 +1707,7 @@ static int __revoke_domain(struct revoke_domain *d, bool killable)
 			break;
 
 		if (pinned) {
-			if (revoke_one(rf, killable))
+			if (revoke_one(rf, d, killable))
 				ret = -EINTR;
 			fput(rf->file);
 		} else if (revoke_wait_released(rf, killable)) {
@@ -1877,7 +1833,7 @@ int revoke_file(struct file *file)
 
 	if (!rf)
 		return -EINVAL;
-	return revoke_one(rf, true);
+	return revoke_one(rf, NULL, true);
 }
 EXPORT_SYMBOL_GPL(revoke_file);
 
@@ -2031,6 +1987,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	}
 
 	atomic_set(&rf->active, 0);
+	rf->caller = NULL;
 	rf->flags = 0;
 	refcount_set(&rf->ref, 1);
 	rf->file = file;
@@ -2044,6 +2001,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->kick = domain->kick;
 	mutex_init(&rf->cancel_lock);
 	INIT_LIST_HEAD(&rf->cancellations);
+	spin_lock_init(&rf->callers_lock);
+	INIT_LIST_HEAD(&rf->callers);
 	revoke_proxy_init(&rf->proxy, rf->real);
 
 	spin_lock(&domain->lock);

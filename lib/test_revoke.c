@@ -4,7 +4,9 @@
  *
  * Every open file is revokable (FOP_REVOKABLE).  The device is a byte pipe
  * shared by its files: write() appends, read() takes and blocks while there
- * is nothing to take.  It counts its ->open and ->release calls, and any
+ * is nothing to take; ->read_iter does the same for readv(), aio and
+ * io_uring, and takes O_DIRECT and polled reads (IORING_SETUP_IOPOLL),
+ * which revoke must refuse.  It counts its ->open and ->release calls, and any
  * call that reaches it for a file already released, which revoke must make
  * impossible; the counts are in /sys/module/test_revoke/parameters/.
  * Its files map one page, shared by all of them, faulted in through the
@@ -48,6 +50,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
 
 #define TEST_REVOKE_SIZE	4096
@@ -133,6 +136,8 @@ static int test_revoke_open(struct inode *inode, struct file *file)
 	}
 	init_waitqueue_head(tf->poll_wait);
 	file->private_data = tf;
+	/* O_DIRECT: what a polled io_uring read needs. */
+	file->f_mode |= FMODE_CAN_ODIRECT;
 	spin_lock(&test_revoke_lock);
 	list_add(&tf->node, &test_revoke_open_files);
 	opens++;
@@ -186,18 +191,18 @@ static int test_revoke_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t test_revoke_read(struct file *file, char __user *buf,
-				size_t len, loff_t *pos)
+/*
+ * Take up to @len bytes into @tmp, waiting for them unless @nowait: the
+ * read methods' common part.
+ */
+static ssize_t test_revoke_take(char *tmp, size_t len, bool nowait)
 {
-	char tmp[64];
 	int err;
 
-	if (!test_revoke_call(file))
-		return -EBADFD;
 	spin_lock(&test_revoke_lock);
 	while (!test_revoke_len) {
 		spin_unlock(&test_revoke_lock);
-		if (file->f_flags & O_NONBLOCK)
+		if (nowait)
 			return -EAGAIN;
 		/* Only a kick gets it out when revoked: see revoke_kick(). */
 		err = wait_event_interruptible(test_revoke_wait,
@@ -206,15 +211,56 @@ static ssize_t test_revoke_read(struct file *file, char __user *buf,
 			return err;
 		spin_lock(&test_revoke_lock);
 	}
-	len = min3(len, test_revoke_len, sizeof(tmp));
+	len = min(len, test_revoke_len);
 	memcpy(tmp, test_revoke_buf, len);
 	test_revoke_len -= len;
 	memmove(test_revoke_buf, test_revoke_buf + len, test_revoke_len);
 	spin_unlock(&test_revoke_lock);
-
-	if (copy_to_user(buf, tmp, len))
-		return -EFAULT;
 	return len;
+}
+
+static ssize_t test_revoke_read(struct file *file, char __user *buf,
+				size_t len, loff_t *pos)
+{
+	char tmp[64];
+	ssize_t ret;
+
+	if (!test_revoke_call(file))
+		return -EBADFD;
+	ret = test_revoke_take(tmp, min(len, sizeof(tmp)),
+			       file->f_flags & O_NONBLOCK);
+	if (ret > 0 && copy_to_user(buf, tmp, ret))
+		return -EFAULT;
+	return ret;
+}
+
+/*
+ * readv(), aio and io_uring reads, polled ones (IOCB_HIPRI) too: the
+ * device completes every read before returning, as a driver may, so
+ * ->iopoll never has a request to find.
+ */
+static ssize_t test_revoke_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	bool nowait = iocb->ki_flags & IOCB_NOWAIT ||
+		      iocb->ki_filp->f_flags & O_NONBLOCK;
+	char tmp[64];
+	ssize_t ret;
+
+	if (!test_revoke_call(iocb->ki_filp))
+		return -EBADFD;
+	ret = test_revoke_take(tmp, min(iov_iter_count(to), sizeof(tmp)),
+			       nowait);
+	if (ret > 0 && copy_to_iter(tmp, ret, to) != ret)
+		return -EFAULT;
+	return ret;
+}
+
+static int test_revoke_iopoll(struct kiocb *iocb, struct io_comp_batch *iob,
+			      unsigned int flags)
+{
+	if (!test_revoke_call(iocb->ki_filp))
+		return -EBADFD;
+	return 0;
 }
 
 static ssize_t test_revoke_write(struct file *file, const char __user *buf,
@@ -474,6 +520,8 @@ static const struct file_operations test_revoke_fops = {
 	.open		= test_revoke_open,
 	.release	= test_revoke_release,
 	.read		= test_revoke_read,
+	.read_iter	= test_revoke_read_iter,
+	.iopoll		= test_revoke_iopoll,
 	.write		= test_revoke_write,
 	.poll		= test_revoke_poll,
 	.unlocked_ioctl	= test_revoke_ioctl,
@@ -490,6 +538,8 @@ static const struct file_operations test_revoke_debugfs_fops = {
 	.open		= test_revoke_open,
 	.release	= test_revoke_release,
 	.read		= test_revoke_read,
+	.read_iter	= test_revoke_read_iter,
+	.iopoll		= test_revoke_iopoll,
 	.write		= test_revoke_write,
 	.poll		= test_revoke_poll,
 	.unlocked_ioctl	= test_revoke_debugfs_ioctl,

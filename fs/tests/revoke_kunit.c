@@ -22,23 +22,27 @@ struct revoke_test_file {
 	bool block;		/* read blocks until @unblock */
 	struct completion entered;
 	struct completion unblock;
-	struct file *nested;	/* read reads this file too */
-	/* current->revoke_file in read, before and after reading @nested */
-	struct revokable_file *in_call[2];
+	struct file *nested;	/* read reads this file too, once */
+	/* whether the file notes the task in read, before and after @nested */
+	bool in_call[2];
+	bool listed;		/* a read found the file's other calls listed */
 };
 
 static ssize_t revoke_test_read(struct file *file, char __user *buf,
 				size_t len, loff_t *pos)
 {
 	struct revoke_test_file *tf = file->private_data;
+	struct file *nested = xchg(&tf->nested, NULL);
+	struct revokable_file *rf = file_revokable_or_null(file);
 
 	atomic_inc(&tf->calls);
 	if (atomic_read(&tf->releases))
 		atomic_inc(&tf->late_calls);
-	tf->in_call[0] = current->revoke_file;
-	if (tf->nested)
-		tf->nested->f_op->read(tf->nested, buf, len, pos);
-	tf->in_call[1] = current->revoke_file;
+	tf->in_call[0] = rf && revoke_in_call(rf);
+	tf->listed |= rf && !list_empty(&rf->callers);
+	if (nested)
+		nested->f_op->read(nested, buf, len, pos);
+	tf->in_call[1] = rf && revoke_in_call(rf);
 	if (tf->block) {
 		complete(&tf->entered);
 		wait_for_completion(&tf->unblock);
@@ -167,9 +171,20 @@ static void revoke_test_plain_file(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
+/* Nothing of the file notes a call: no task in it, none listed. */
+static bool revoke_test_no_call(struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	return !READ_ONCE(rf->caller) && list_empty(&rf->callers) &&
+	       !revoke_in_call(rf);
+}
+
 /*
- * The task notes which file's method it is in, for revoke_kick(), and
- * restores the outer file's when a driver's call into another leaves.
+ * A file notes the tasks in its calls, for revoke_kick(), and only while
+ * they are in: the first call takes the file's slot, and a call nested in
+ * it (the same file again, through the VFS) needs no other note; a call
+ * of another file is that file's; a refused call is noted nowhere.
  */
 static void revoke_test_task_in_call(struct kunit *test)
 {
@@ -177,20 +192,25 @@ static void revoke_test_task_in_call(struct kunit *test)
 	struct file *inner = revoke_test_open(test, NULL, false);
 
 	test_file(outer)->nested = inner;
-	KUNIT_EXPECT_NULL(test, current->revoke_file);
 	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(outer));
-	KUNIT_EXPECT_NULL(test, current->revoke_file);
-	KUNIT_EXPECT_PTR_EQ(test, test_file(inner)->in_call[0],
-			    file_revokable(inner));
-	KUNIT_EXPECT_PTR_EQ(test, test_file(outer)->in_call[0],
-			    file_revokable(outer));
-	KUNIT_EXPECT_PTR_EQ(test, test_file(outer)->in_call[1],
-			    file_revokable(outer));
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(outer));
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(inner));
+	KUNIT_EXPECT_TRUE(test, test_file(inner)->in_call[0]);
+	KUNIT_EXPECT_TRUE(test, test_file(outer)->in_call[0]);
+	KUNIT_EXPECT_TRUE(test, test_file(outer)->in_call[1]);
+	KUNIT_EXPECT_FALSE(test, test_file(outer)->listed);
+	KUNIT_EXPECT_FALSE(test, test_file(inner)->listed);
 
-	/* A failed call restores it too. */
+	test_file(outer)->nested = outer;
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(outer));
+	KUNIT_EXPECT_FALSE(test, test_file(outer)->listed);
+	KUNIT_EXPECT_TRUE(test, test_file(outer)->in_call[0]);
+	KUNIT_EXPECT_TRUE(test, test_file(outer)->in_call[1]);
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(outer));
+
 	KUNIT_EXPECT_EQ(test, 0, revoke_file(inner));
 	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(inner));
-	KUNIT_EXPECT_NULL(test, current->revoke_file);
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(inner));
 }
 
 /* Revoke fails new calls and releases the driver once, early. */
@@ -280,6 +300,27 @@ static struct task_struct *revoke_test_start_revoke(struct kunit *test,
 	*revoker = revoke_test_start(test, revoke_test_revoker, r);
 	wait_for_completion(&r->started);
 	return reader;
+}
+
+/* A call finding another task's call in flight is listed, while in. */
+static void revoke_test_other_task_listed(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, true);
+	struct revoke_test_file *tf = test_file(file);
+	struct task_struct *reader;
+
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&tf->entered);
+	tf->block = false;
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file));
+	KUNIT_EXPECT_TRUE(test, tf->listed);
+	KUNIT_EXPECT_TRUE(test, tf->in_call[0]);
+	KUNIT_EXPECT_FALSE(test, revoke_in_call(file_revokable(file)));
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(file_revokable(file)->caller),
+			    reader);
+	complete(&tf->unblock);
+	kthread_stop_put(reader);
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file));
 }
 
 /* Revoke waits for the call in flight, then releases. */
@@ -661,6 +702,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_plain_file),
 	KUNIT_CASE(revoke_test_task_in_call),
+	KUNIT_CASE(revoke_test_other_task_listed),
 	KUNIT_CASE(revoke_test_revoke_domain),
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),

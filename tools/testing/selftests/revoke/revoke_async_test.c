@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The indirect ways into a revokable file: io_uring (poll, multishot poll,
- * read and write, fixed files, a read waiting for data), aio, sendfile to
- * the file and copy_file_range() from and to it.  Before revoke they
- * reach the file; after it they get what a revoked file returns, and a
- * request waiting when revoke comes completes within a second.  io_uring
- * is driven by its raw syscalls, so that no library is needed.
+ * read and write, fixed files, a read waiting for data, polled reads
+ * refused), aio, sendfile to the file and copy_file_range() from and to
+ * it.  Before revoke they reach the file; after it they get what a revoked
+ * file returns, and a request waiting when revoke comes completes within a
+ * second.  io_uring is driven by its raw syscalls, so that no library is
+ * needed.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -35,9 +36,9 @@ struct ring {
 	struct io_uring_cqe *cqes;
 };
 
-static int ring_init(struct ring *r)
+static int ring_init_flags(struct ring *r, unsigned int flags)
 {
-	struct io_uring_params p = {};
+	struct io_uring_params p = { .flags = flags };
 	void *sq, *cq;
 
 	r->fd = syscall(__NR_io_uring_setup, 8, &p);
@@ -61,6 +62,11 @@ static int ring_init(struct ring *r)
 	r->cq_mask = cq + p.cq_off.ring_mask;
 	r->cqes = cq + p.cq_off.cqes;
 	return 0;
+}
+
+static int ring_init(struct ring *r)
+{
+	return ring_init_flags(r, 0);
 }
 
 /* Queue and submit one request. */
@@ -166,6 +172,39 @@ TEST_F(dev, uring_waiting_read)
 	ASSERT_EQ(revoke_fd(self->fd), 0);
 	ASSERT_TRUE(ring_reap(&ring, &cqe));
 	EXPECT_EQ(cqe.res, 0);
+}
+
+/*
+ * A polled read (IORING_SETUP_IOPOLL) of a revokable file is refused: the
+ * ring could reap it only by calling the driver, maybe after its release.
+ * The same O_DIRECT file reads through a ring that is not polled.
+ */
+TEST_F(dev, uring_iopoll_refused)
+{
+	int fd = open(TEST_REVOKE_DEV, O_RDWR | O_NONBLOCK | O_DIRECT);
+	struct ring polled, plain;
+	struct io_uring_cqe cqe;
+	struct io_uring_sqe sqe;
+	char buf[8];
+
+	if (ring_init_flags(&polled, IORING_SETUP_IOPOLL) || ring_init(&plain))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "x", 1), 1);
+
+	sqe = rw_sqe(IORING_OP_READ, fd, buf, sizeof(buf));
+	ASSERT_EQ(ring_submit(&polled, &sqe), 1);
+	ASSERT_EQ(syscall(__NR_io_uring_enter, polled.fd, 0, 1,
+			  IORING_ENTER_GETEVENTS, NULL, 0), 0);
+	ASSERT_TRUE(ring_reap(&polled, &cqe));
+	EXPECT_EQ(cqe.res, -EOPNOTSUPP);
+
+	ASSERT_EQ(ring_submit(&plain, &sqe), 1);
+	ASSERT_TRUE(ring_reap(&plain, &cqe));
+	EXPECT_EQ(cqe.res, 1);
+	EXPECT_EQ(close(polled.fd), 0);
+	EXPECT_EQ(close(plain.fd), 0);
+	EXPECT_EQ(close(fd), 0);
 }
 
 /* After revoke: reads return 0, writes -EIO, through a fixed file too. */
