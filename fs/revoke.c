@@ -60,6 +60,10 @@ struct revokable_file {
 	atomic_t active;
 	/* the task in the file's one call, if it came to an idle file */
 	struct task_struct *caller;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	/* the gate's lock class: its domain's, see revoke_domain_init() */
+	struct lockdep_map *dep_map;
+#endif
 	/* REVOKE_* bits */
 	unsigned long flags;
 	/* one for the file, one per revoker holding the state */
@@ -194,18 +198,26 @@ static void revoke_inode_domain_put(struct revoke_inode_domain *id)
 }
 
 /**
- * revoke_domain_init - initialise a domain embedded in a filesystem object
+ * __revoke_domain_init - initialise a domain embedded in a filesystem object
  * @domain: the domain
+ * @dep_map: the lock class of its files' gates (see revoke_domain_init())
+ *
+ * Called through revoke_domain_init(), which gives each of its callers a
+ * lock class.
  */
-void revoke_domain_init(struct revoke_domain *domain)
+void __revoke_domain_init(struct revoke_domain *domain,
+			  struct lockdep_map *dep_map)
 {
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	domain->dep_map = dep_map;
+#endif
 	spin_lock_init(&domain->lock);
 	INIT_LIST_HEAD(&domain->files);
 	domain->seq = 0;
 	domain->kick = NULL;
 	atomic_set(&domain->users, 0);
 }
-EXPORT_SYMBOL_GPL(revoke_domain_init);
+EXPORT_SYMBOL_GPL(__revoke_domain_init);
 
 /*
  * Take @rf out of its domain: once revoke released its driver, or at the
@@ -230,20 +242,17 @@ static void revoke_domain_del(struct revokable_file *rf)
 }
 
 /*
- * The gate.  A call enters by incrementing @active, and is in if the result
- * is not negative; it is negative for good once revoke has added
+ * The gate.  A call enters by incrementing @active, and is in if the value
+ * it found was not negative; it is negative for good once revoke has added
  * REVOKE_BIAS, and the revoker then waits for @active to come down to
  * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked file,
- * find @active negative after their decrement and take the slow path,
+ * find @active negative and take the slow path, revoke_refused() or
  * revoke_left_dead().  The gate is annotated for lockdep as a read lock,
- * like kernfs' active reference, so that a revoke that waits for a call of
- * the revoker's own is reported.
+ * like kernfs' active reference, of its domain's lock class (see
+ * revoke_domain_init()), so that a revoke that waits for a call of the
+ * revoker's own, or two methods revoking each other's domains, are
+ * reported.
  */
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-static struct lock_class_key revoke_active_key;
-static struct lockdep_map revoke_active_map =
-	STATIC_LOCKDEP_MAP_INIT("revoke_active", &revoke_active_key);
-#endif
 
 static int revoke_finish(struct revokable_file *rf, bool killable);
 
@@ -339,12 +348,12 @@ struct revoke_call {
 static __always_inline void revoke_enter_idle(struct revokable_file *rf)
 {
 	WRITE_ONCE(rf->caller, current);
-	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
+	rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_);
 }
 
 static __always_inline void revoke_leave_idle(struct revokable_file *rf)
 {
-	rwsem_release(&revoke_active_map, _RET_IP_);
+	rwsem_release(rf->dep_map, _RET_IP_);
 	WRITE_ONCE(rf->caller, NULL);
 	/* Fully ordered before revoke_left_dead() wakes the revokers. */
 	if (unlikely(atomic_add_negative(-1, &rf->active)))
@@ -371,14 +380,14 @@ static noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
 		list_add_tail(&call->node, &rf->callers);
 		spin_unlock(&rf->callers_lock);
 	}
-	rwsem_acquire_read(&revoke_active_map, 0, 1, _RET_IP_);
+	rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_);
 	return true;
 }
 
 static noinline void revoke_leave_busy(struct revokable_file *rf,
 				       struct revoke_call *call)
 {
-	rwsem_release(&revoke_active_map, _RET_IP_);
+	rwsem_release(rf->dep_map, _RET_IP_);
 	if (!list_empty(&call->node)) {
 		spin_lock(&rf->callers_lock);
 		list_del(&call->node);
@@ -1615,14 +1624,14 @@ static int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	}
 
 	/*
-	 * Every file's gate is one lock class; a revoke from inside a call of
-	 * another revokable file (a "remove" method revoking its whole
-	 * domain) waits as subclass 1, or lockdep would take it for a
-	 * recursive read-write deadlock.
+	 * The gates of a kind of domain are one lock class; a revoke from
+	 * inside a call of another file of that class (a "remove" method
+	 * revoking its whole domain) waits as subclass 1, or lockdep would
+	 * take it for a recursive read-write deadlock.
 	 */
-	rwsem_acquire(&revoke_active_map, lock_is_held(&revoke_active_map), 0,
+	rwsem_acquire(rf->dep_map, lock_is_held(rf->dep_map), 0,
 		      _RET_IP_);
-	rwsem_release(&revoke_active_map, _RET_IP_);
+	rwsem_release(rf->dep_map, _RET_IP_);
 	for (;;) {
 		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
@@ -1999,6 +2008,9 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	init_waitqueue_head(&rf->poll_wq);
 	INIT_LIST_HEAD(&rf->poll_hooks);
 	rf->kick = domain->kick;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	rf->dep_map = domain->dep_map;
+#endif
 	mutex_init(&rf->cancel_lock);
 	INIT_LIST_HEAD(&rf->cancellations);
 	spin_lock_init(&rf->callers_lock);

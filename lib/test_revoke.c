@@ -20,7 +20,8 @@
  * TEST_REVOKE_WAIT_CANCEL is cut short by a revoke cancellation only;
  * TEST_REVOKE_WAIT_REVOKED waits on the file's poll waitqueue until
  * file_revoked(); TEST_REVOKE_SELF revokes its own file and the device's
- * others.
+ * others; TEST_REVOKE_BLOCK_RELEASE makes the file's ->release sleep as
+ * TEST_REVOKE_BLOCK does.
  *
  * Its files take O_ASYNC: a write signals them.  Revoke must take a file
  * off the device's fasync list before its ->release, as __fput() does; a
@@ -68,6 +69,8 @@
 /* ioctls: create and remove the debugfs directory */
 #define TEST_REVOKE_DEBUGFS_ADD	_IO('R', 7)
 #define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
+/* ioctl: make this file's ->release sleep as TEST_REVOKE_BLOCK */
+#define TEST_REVOKE_BLOCK_RELEASE _IO('R', 9)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -106,6 +109,7 @@ static LIST_HEAD(test_revoke_released);
 struct test_revoke_file {
 	struct list_head node;
 	wait_queue_head_t *poll_wait;	/* freed in ->release */
+	bool block_release;
 	bool released;
 };
 
@@ -163,10 +167,16 @@ static bool test_revoke_async_has(struct file *file)
 	return found;
 }
 
+static long test_revoke_block(bool *cancelled);
+
 static int test_revoke_release(struct inode *inode, struct file *file)
 {
 	struct test_revoke_file *tf = file->private_data;
-	bool async = test_revoke_async_has(file);
+	bool never = false, async;
+
+	if (tf->block_release)
+		test_revoke_block(&never);
+	async = test_revoke_async_has(file);
 
 	spin_lock(&test_revoke_lock);
 	if (async)
@@ -411,7 +421,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_remove_fops, NULL, test_revoke_remove_set,
 static long test_revoke_debugfs_add(void)
 {
 	struct dentry *dir;
-	long ret;
+	long ret = 0;
 
 	mutex_lock(&test_revoke_debugfs_lock);
 	if (!test_revoke_debugfs) {
@@ -424,19 +434,28 @@ static long test_revoke_debugfs_add(void)
 					   &test_revoke_value_fops);
 		debugfs_create_file_unsafe("remove", 0200, dir, NULL,
 					   &test_revoke_remove_fops);
-		test_revoke_debugfs = dir;
+		if (IS_ERR(dir))
+			ret = PTR_ERR(dir);
+		else
+			test_revoke_debugfs = dir;
 	}
-	ret = PTR_ERR_OR_ZERO(test_revoke_debugfs);
 	mutex_unlock(&test_revoke_debugfs_lock);
 	return ret;
 }
 
+/*
+ * Not under the mutex: the removal waits for the calls of the files, and
+ * the "remove" attribute's write, one of them, takes the mutex.
+ */
 static void test_revoke_debugfs_remove(void)
 {
+	struct dentry *dir;
+
 	mutex_lock(&test_revoke_debugfs_lock);
-	debugfs_remove(test_revoke_debugfs);
+	dir = test_revoke_debugfs;
 	test_revoke_debugfs = NULL;
 	mutex_unlock(&test_revoke_debugfs_lock);
+	debugfs_remove(dir);
 }
 
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
@@ -470,6 +489,9 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return test_revoke_debugfs_add();
 	case TEST_REVOKE_DEBUGFS_REMOVE:
 		test_revoke_debugfs_remove();
+		return 0;
+	case TEST_REVOKE_BLOCK_RELEASE:
+		tf->block_release = true;
 		return 0;
 	}
 	return -ENOTTY;

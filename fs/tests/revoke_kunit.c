@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/anon_inodes.h>
 #include <linux/completion.h>
+#include <linux/debug_locks.h>
 #include <linux/kthread.h>
 
 /* What the test driver saw, per file. */
@@ -26,6 +27,7 @@ struct revoke_test_file {
 	/* whether the file notes the task in read, before and after @nested */
 	bool in_call[2];
 	bool listed;		/* a read found the file's other calls listed */
+	struct revoke_domain *revoke;	/* read revokes this domain */
 };
 
 static ssize_t revoke_test_read(struct file *file, char __user *buf,
@@ -43,6 +45,8 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	if (nested)
 		nested->f_op->read(nested, buf, len, pos);
 	tf->in_call[1] = rf && revoke_in_call(rf);
+	if (tf->revoke)
+		revoke_domain(tf->revoke);
 	if (tf->block) {
 		complete(&tf->entered);
 		wait_for_completion(&tf->unblock);
@@ -148,7 +152,9 @@ static void revoke_test_proxy_mirrors(struct kunit *test)
 			(__force unsigned int)FOP_UNSIGNED_OFFSET);
 	kunit_info(test, "struct revokable_file: %zu bytes\n",
 		   sizeof(struct revokable_file));
-	KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
+	/* Lock debugging makes every lock in it bigger. */
+	if (!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
+		KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
 }
 
 /* A file that was not made revokable has no state and cannot be revoked. */
@@ -698,6 +704,43 @@ static void revoke_test_inode_domain(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(inode));
 }
 
+/*
+ * Lockdep sees a kind of domain as a lock class: a method of a file of
+ * one domain revoking another domain, and a method of a file of that one
+ * revoking the first, is a deadlock waiting to happen, and is reported.
+ * The two revokes are made one after the other here; lockdep needs no
+ * more than each order once.  The report turns lockdep off: it is made
+ * silently, and lockdep reset afterwards, as lib/locking-selftest.c does.
+ */
+static void revoke_test_lockdep_abba(struct kunit *test)
+{
+	struct revoke_domain *d1, *d2;
+	struct file *f1, *f2;
+
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING) || !debug_locks)
+		kunit_skip(test, "needs lockdep (CONFIG_PROVE_LOCKING), on");
+	d1 = kunit_kzalloc(test, sizeof(*d1), GFP_KERNEL);
+	d2 = kunit_kzalloc(test, sizeof(*d2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d1);
+	KUNIT_ASSERT_NOT_NULL(test, d2);
+	revoke_domain_init(d1);
+	revoke_domain_init(d2);
+
+	f1 = revoke_test_open(test, d1, false);
+	revoke_test_open(test, d2, false);
+	test_file(f1)->revoke = d2;
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(f1));
+	KUNIT_EXPECT_TRUE(test, debug_locks);
+
+	f2 = revoke_test_open(test, d2, false);
+	test_file(f2)->revoke = d1;
+	debug_locks_silent = 1;
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(f2));
+	debug_locks_silent = 0;
+	KUNIT_EXPECT_FALSE(test, debug_locks);
+	lockdep_reset();
+}
+
 static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_plain_file),
@@ -713,6 +756,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_concurrent_revokers),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
+	KUNIT_CASE(revoke_test_lockdep_abba),
 	{}
 };
 

@@ -7,6 +7,7 @@
 #ifndef _LINUX_REVOKE_H
 #define _LINUX_REVOKE_H
 
+#include <linux/lockdep.h>
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -39,6 +40,10 @@ struct revoke_domain {
 	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
 	atomic_t users;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	/* the lock class of its files' gates, see revoke_domain_init() */
+	struct lockdep_map *dep_map;
+#endif
 };
 
 /**
@@ -55,7 +60,31 @@ struct revoke_cancellation {
 	void *data;
 };
 
-void revoke_domain_init(struct revoke_domain *domain);
+void __revoke_domain_init(struct revoke_domain *domain,
+			  struct lockdep_map *dep_map);
+
+/**
+ * revoke_domain_init - initialise a domain embedded in a filesystem object
+ * @domain: the domain
+ *
+ * For lockdep, the gates of the files of every domain initialised here,
+ * at this line, are one lock class: a method of a file of one class that
+ * revokes a domain of another, while a method of the other revokes one of
+ * the first, is reported.
+ */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+#define revoke_domain_init(domain)					\
+do {									\
+	static struct lock_class_key __key;				\
+	static struct lockdep_map __dep_map =				\
+		STATIC_LOCKDEP_MAP_INIT(#domain, &__key);		\
+									\
+	__revoke_domain_init((domain), &__dep_map);			\
+} while (0)
+#else
+#define revoke_domain_init(domain) __revoke_domain_init((domain), NULL)
+#endif
+
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
 void revoke_domain(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);

@@ -46,6 +46,7 @@
 #define TEST_REVOKE_SELF	_IO('R', 6)
 #define TEST_REVOKE_DEBUGFS_ADD	_IO('R', 7)
 #define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
+#define TEST_REVOKE_BLOCK_RELEASE _IO('R', 9)
 #define TEST_REVOKE_DEBUGFS	"/sys/kernel/debug/test_revoke/"
 
 /* One of the test device's counts, or -1. */

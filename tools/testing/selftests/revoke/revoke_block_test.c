@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -108,6 +109,40 @@ TEST_F(dev, reader)
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
 }
 
+/*
+ * A call of the file made and returned: epoll_wait() on an eventfd no one
+ * writes to then sleeps 1.5 s, unless a kick ends it early with EINTR.
+ */
+static int wait_elsewhere(struct waiter *w)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0), efd = eventfd(0, 0);
+
+	if (ep < 0 || efd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev))
+		return -2;
+	ioctl(w->fd, TEST_REVOKE_READY);
+	return epoll_wait(ep, &ev, 1, 1500);
+}
+
+/*
+ * The kick reaches the tasks inside the file's calls and no other: a
+ * thread that called the file and left, asleep in epoll_wait() since, is
+ * not woken, while a reader of the file is kicked out.
+ */
+TEST_F(dev, kick_spares_a_task_that_left)
+{
+	struct waiter reader, left;
+
+	waiter_start(&left, self->fd, wait_elsewhere);
+	waiter_start(&reader, self->fd, wait_read);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_TRUE(waiter_done(&reader));
+	EXPECT_EQ(reader.ret, 0);
+	ASSERT_EQ(pthread_join(left.thread, NULL), 0);
+	EXPECT_EQ(left.ret, 0);
+	EXPECT_EQ(left.err, 0);
+}
+
 /* A call deaf to the kick is waited for; revoke returns once it left. */
 TEST_F(dev, uncooperative_call_is_waited_for)
 {
@@ -191,6 +226,48 @@ TEST_F(dev, killed_revoker)
 	EXPECT_FALSE(released(self->releases + 1));
 	EXPECT_EQ(revoke_fd(self->fd), 0);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(close(other), 0);
+}
+
+static int wait_close(struct waiter *w)
+{
+	return close(w->fd);
+}
+
+/*
+ * A revoker that finds a file in its final fput, its driver's ->release
+ * still running, waits for the release killably: killed, it dies at once.
+ */
+TEST_F(dev, killed_revoker_of_a_file_being_released)
+{
+	int closing = open(TEST_REVOKE_DEV, O_RDWR);
+	struct waiter closer;
+	int status, other, i;
+	pid_t pid;
+
+	ASSERT_GE(closing, 0);
+	ASSERT_EQ(ioctl(closing, TEST_REVOKE_BLOCK_RELEASE), 0);
+	waiter_start(&closer, closing, wait_close);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(revoke_path(TEST_REVOKE_DEV) ? 1 : 0);
+	usleep(200000);
+	ASSERT_EQ(waitpid(pid, &status, WNOHANG), 0);
+	ASSERT_EQ(kill(pid, SIGKILL), 0);
+	for (i = 0; i < 100 && !waitpid(pid, &status, WNOHANG); i++)
+		usleep(10000);
+	EXPECT_LT(i, 100);
+
+	other = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(ioctl(other, TEST_REVOKE_UNBLOCK), 0);
+	if (i == 100)
+		ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ASSERT_TRUE(waiter_done(&closer));
+	EXPECT_EQ(closer.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
 	EXPECT_EQ(close(other), 0);
 }
 
