@@ -26,6 +26,7 @@
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/revoke.h>
@@ -1025,6 +1026,8 @@ static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!revoke_enter(rf, &call))
 		return -ENODEV;
+	/* Before any page is mapped: see check_vma_flags(). */
+	mapping_set_revokable_maps(file->f_mapping);
 	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
 		ret = rf->real->mmap(file, vma);

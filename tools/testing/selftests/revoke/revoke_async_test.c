@@ -2,11 +2,11 @@
 /*
  * The indirect ways into a revokable file: io_uring (poll, multishot poll,
  * read and write, fixed files, a read waiting for data, polled reads
- * refused), aio, sendfile to the file and copy_file_range() from and to
- * it.  Before revoke they reach the file; after it they get what a revoked
- * file returns, and a request waiting when revoke comes completes within a
- * second.  io_uring is driven by its raw syscalls, so that no library is
- * needed.
+ * refused, fixed buffers over its mapping refused), aio, sendfile to the
+ * file and copy_file_range() from and to it.  Before revoke they reach the
+ * file; after it they get what a revoked file returns, and a request
+ * waiting when revoke comes completes within a second.  io_uring is driven
+ * by its raw syscalls, so that no library is needed.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -336,6 +336,55 @@ TEST_F(files, sendfile_and_copy_file_range)
 	EXPECT_EQ(errno, EIO);
 	/* The plain file kept working throughout. */
 	EXPECT_EQ(pread(self->plain, &c, 1, 0), 1);
+}
+
+/*
+ * io_uring fixed buffers are long-term pins, which would outlive the zap
+ * of a revoked file's mapping: registering one over a mapping of a
+ * revokable file fails with EOPNOTSUPP, as over fsdax, while one over a
+ * mapping of the plain file of the same inode kind registers, and so does
+ * one over a plain file's mapping of the revokable file's own inode.
+ */
+TEST_F(files, uring_fixed_buffer_over_mapping)
+{
+	struct iovec iov = { .iov_len = 4096 };
+	int same = open(self->path, O_RDWR);
+	struct ring ring;
+	void *plain;
+
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+	ASSERT_GE(same, 0);
+	ASSERT_EQ(ftruncate(self->fd, 4096), 0);
+	ASSERT_EQ(ftruncate(self->plain, 4096), 0);
+
+	iov.iov_base = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    self->fd, 0);
+	ASSERT_NE(iov.iov_base, MAP_FAILED);
+	memset(iov.iov_base, 'r', 4096);
+	EXPECT_EQ(syscall(__NR_io_uring_register, ring.fd,
+			  IORING_REGISTER_BUFFERS, &iov, 1), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(munmap(iov.iov_base, 4096), 0);
+
+	plain = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     self->plain, 0);
+	ASSERT_NE(plain, MAP_FAILED);
+	iov.iov_base = plain;
+	EXPECT_EQ(syscall(__NR_io_uring_register, ring.fd,
+			  IORING_REGISTER_BUFFERS, &iov, 1), 0);
+	EXPECT_EQ(syscall(__NR_io_uring_register, ring.fd,
+			  IORING_UNREGISTER_BUFFERS, NULL, 0), 0);
+	EXPECT_EQ(munmap(plain, 4096), 0);
+
+	iov.iov_base = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    same, 0);
+	ASSERT_NE(iov.iov_base, MAP_FAILED);
+	EXPECT_EQ(syscall(__NR_io_uring_register, ring.fd,
+			  IORING_REGISTER_BUFFERS, &iov, 1), 0);
+	EXPECT_EQ(munmap(iov.iov_base, 4096), 0);
+	EXPECT_EQ(close(ring.fd), 0);
+	EXPECT_EQ(close(same), 0);
 }
 
 TEST_HARNESS_MAIN
