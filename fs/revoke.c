@@ -61,6 +61,8 @@ struct revokable_file {
 	atomic_t active;
 	/* the task in the file's one call, if it came to an idle file */
 	struct task_struct *caller;
+	/* @caller's calls nested in that one; only @caller changes it */
+	unsigned int caller_nested;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the gate's lock class: its domain's, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
@@ -262,6 +264,7 @@ static bool revoke_released(struct revokable_file *rf);
 static int revoke_wait_calls(struct revokable_file *rf,
 			     bool (*done)(struct revokable_file *rf),
 			     bool killable);
+static bool revoke_in_call(struct revokable_file *rf);
 
 /* No call in flight, takedowns included. */
 static bool revoke_no_calls(struct revokable_file *rf)
@@ -293,7 +296,9 @@ static int revoke_wait(struct revokable_file *rf,
  */
 static noinline void revoke_left_dead(struct revokable_file *rf)
 {
-	if (unlikely(READ_ONCE(rf->self) == current)) {
+	/* The outermost of the method's own nested calls finishes. */
+	if (unlikely(READ_ONCE(rf->self) == current) &&
+	    !revoke_in_call(rf)) {
 		if (!revoke_wait_calls(rf, revoke_no_calls, true) &&
 		    revoke_finish(rf, true) == -EBUSY)
 			revoke_wait(rf, revoke_released, true);
@@ -376,6 +381,7 @@ static noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
 	call->task = current;
 	if (READ_ONCE(rf->caller) == current) {
 		INIT_LIST_HEAD(&call->node);
+		WRITE_ONCE(rf->caller_nested, rf->caller_nested + 1);
 	} else {
 		spin_lock(&rf->callers_lock);
 		list_add_tail(&call->node, &rf->callers);
@@ -393,6 +399,8 @@ static noinline void revoke_leave_busy(struct revokable_file *rf,
 		spin_lock(&rf->callers_lock);
 		list_del(&call->node);
 		spin_unlock(&rf->callers_lock);
+	} else {
+		WRITE_ONCE(rf->caller_nested, rf->caller_nested - 1);
 	}
 	if (atomic_add_negative(-1, &rf->active))
 		revoke_left_dead(rf);
@@ -425,17 +433,29 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
 		revoke_leave_busy(rf, call);
 }
 
-/* Whether the current task is inside a call of @rf (which may be nested). */
-static bool revoke_in_call(struct revokable_file *rf)
+/*
+ * How many calls of @rf @task is in: nested ones (a splice calling the
+ * file's ->write_iter, through the VFS) count one each.  @task is only
+ * compared, never followed.
+ */
+static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 {
 	struct revoke_call *call;
-	bool in = READ_ONCE(rf->caller) == current;
+	int calls = 0;
 
+	if (READ_ONCE(rf->caller) == task)
+		calls = 1 + READ_ONCE(rf->caller_nested);
 	spin_lock(&rf->callers_lock);
 	list_for_each_entry(call, &rf->callers, node)
-		in |= call->task == current;
+		calls += call->task == task;
 	spin_unlock(&rf->callers_lock);
-	return in;
+	return calls;
+}
+
+/* Whether the current task is inside a call of @rf. */
+static bool revoke_in_call(struct revokable_file *rf)
+{
+	return revoke_calls_of(rf, current);
 }
 
 /*
@@ -1026,13 +1046,14 @@ static int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!revoke_enter(rf, &call))
 		return -ENODEV;
-	/* Before any page is mapped: see check_vma_flags(). */
-	mapping_set_revokable_maps(file->f_mapping);
 	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
 		ret = rf->real->mmap(file, vma);
-	if (!ret)
+	if (!ret) {
+		/* Before the VMA is in, so before a fault: see check_vma_flags(). */
+		mapping_set_revokable_maps(file->f_mapping);
 		ret = revoke_vm_install(rf, vma);
+	}
 	revoke_leave(rf, &call);
 	return ret;
 }
@@ -1519,32 +1540,47 @@ static void revoke_kick(struct revokable_file *rf, int own)
 	revoke_poll_wake_driver(rf);
 }
 
-/* Sleep, and kick the calls' tasks again if nothing woke us meanwhile. */
-static void revoke_wait_kick(struct revokable_file *rf, unsigned long *delay)
+/* When revoke_wait_calls() kicks the calls' tasks again. */
+struct revoke_rekick {
+	unsigned long next;
+	unsigned long delay;
+};
+
+/*
+ * Sleep until woken or the next kick is due, then kick if it is, however
+ * often the wait was woken meanwhile: refused calls wake it at will.
+ */
+static void revoke_wait_kick(struct revokable_file *rf,
+			     struct revoke_rekick *k)
 {
-	if (schedule_timeout(*delay))
+	long left = (long)(k->next - jiffies);
+
+	if (left > 0)
+		schedule_timeout(left);
+	if (time_before(jiffies, k->next))
 		return;
 	revoke_kick_tasks(rf);
-	*delay = min(*delay * 2, (unsigned long)HZ);
+	k->delay = min(k->delay * 2, (unsigned long)HZ);
+	k->next = jiffies + k->delay;
 }
 
 /*
  * Wait for calls in flight to leave, as revoke_wait() does.  A call counted
  * when the gate closed may not have noted its task yet (see
- * revoke_enter()), and would have missed the kick: the wait kicks the
- * calls' tasks again, after 1, 2, 4... jiffies, up to a second apart.
+ * revoke_enter_idle()), and would have missed the kick: the wait kicks
+ * the calls' tasks again, 1, 2, 4... jiffies apart, up to a second.
  */
 static int revoke_wait_calls(struct revokable_file *rf,
 			     bool (*done)(struct revokable_file *rf),
 			     bool killable)
 {
 	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
-	unsigned long delay = 1;
+	struct revoke_rekick k = { .next = jiffies + 1, .delay = 1 };
 
 	if (done(rf))
 		return 0;
 	return ___wait_var_event(&rf->active, done(rf), state, 0, 0,
-				 revoke_wait_kick(rf, &delay)) ? -EINTR : 0;
+				 revoke_wait_kick(rf, &k)) ? -EINTR : 0;
 }
 
 /*
@@ -1552,13 +1588,13 @@ static int revoke_wait_calls(struct revokable_file *rf,
  * kick counts as a call in flight, so that no other revoker releases the
  * driver before it is done.
  */
-static void revoke_close(struct revokable_file *rf, bool self)
+static void revoke_close(struct revokable_file *rf, int own)
 {
 	atomic_add(REVOKE_BIAS + 1, &rf->active);
 	/* Every poller, exclusive or not, polls again and finds it revoked. */
 	if (wq_has_sleeper(&rf->poll_wq))
 		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
-	revoke_kick(rf, self + 1);
+	revoke_kick(rf, own + 1);
 	atomic_dec(&rf->active);
 	/* Pairs with the barrier in wait_var_event() of other revokers. */
 	smp_mb__after_atomic();
@@ -1571,13 +1607,15 @@ static void revoke_close(struct revokable_file *rf, bool self)
  */
 static bool revoke_calls_left(struct revokable_file *rf)
 {
-	return revoke_idle(rf, !!READ_ONCE(rf->self));
+	struct task_struct *self = READ_ONCE(rf->self);
+
+	return revoke_idle(rf, self ? revoke_calls_of(rf, self) : 0);
 }
 
 /* No call in flight but the caller's own. */
-static bool revoke_own_call_left(struct revokable_file *rf)
+static bool revoke_own_calls_left(struct revokable_file *rf)
 {
-	return revoke_idle(rf, 1);
+	return revoke_idle(rf, revoke_calls_of(rf, current));
 }
 
 /* The release is done, or the method's call that was to do it gave up. */
@@ -1613,17 +1651,17 @@ static bool revoke_self_gone(struct revokable_file *rf)
 static int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 		      bool killable)
 {
-	bool self = revoke_in_call(rf);
+	int own = revoke_calls_of(rf, current);
 	int err;
 
 	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
-		revoke_close(rf, self);
-	if (self) {
+		revoke_close(rf, own);
+	if (own) {
 		if (cmpxchg(&rf->self, NULL, current))
 			return 0;
 		/* Revokers waiting for the calls count this one out now. */
 		wake_up_var(&rf->active);
-		return revoke_wait_calls(rf, revoke_own_call_left, killable);
+		return revoke_wait_calls(rf, revoke_own_calls_left, killable);
 	}
 
 	/*
@@ -2000,6 +2038,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 
 	atomic_set(&rf->active, 0);
 	rf->caller = NULL;
+	rf->caller_nested = 0;
 	rf->flags = 0;
 	refcount_set(&rf->ref, 1);
 	rf->file = file;

@@ -8,10 +8,12 @@
  * Races are driven by kthreads and ordered with completions.
  */
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/anon_inodes.h>
 #include <linux/completion.h>
 #include <linux/debug_locks.h>
 #include <linux/kthread.h>
+#include <linux/sched/mm.h>
 
 /* What the test driver saw, per file. */
 struct revoke_test_file {
@@ -28,6 +30,7 @@ struct revoke_test_file {
 	bool in_call[2];
 	bool listed;		/* a read found the file's other calls listed */
 	struct revoke_domain *revoke;	/* read revokes this domain */
+	bool revoke_in_nested;	/* a nested read revokes its own file */
 };
 
 static ssize_t revoke_test_read(struct file *file, char __user *buf,
@@ -47,6 +50,9 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	tf->in_call[1] = rf && revoke_in_call(rf);
 	if (tf->revoke)
 		revoke_domain(tf->revoke);
+	if (!nested && rf && revoke_calls_of(rf, current) > 1 &&
+	    tf->revoke_in_nested)
+		KUNIT_EXPECT_EQ(kunit_get_current_test(), 0, revoke_file(file));
 	if (tf->block) {
 		complete(&tf->entered);
 		wait_for_completion(&tf->unblock);
@@ -326,6 +332,26 @@ static void revoke_test_other_task_listed(struct kunit *test)
 			    reader);
 	complete(&tf->unblock);
 	kthread_stop_put(reader);
+	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file));
+}
+
+/*
+ * A method revoking its own file from a call nested in another of the same
+ * file (a splice calling the file's ->write_iter through the VFS) waits
+ * for neither of its own calls; the outer call finishes the revoke as it
+ * leaves.
+ */
+static void revoke_test_self_revoke_nested(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, false);
+	struct revoke_test_file *tf = test_file(file);
+
+	tf->nested = file;
+	tf->revoke_in_nested = true;
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&tf->calls));
 	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file));
 }
 
@@ -704,6 +730,40 @@ static void revoke_test_inode_domain(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(inode));
 }
 
+#ifdef CONFIG_MMU
+/*
+ * The file's list of the address spaces that may be mapping it, for
+ * revoke_unmap(), keeps one entry per mm, and only the mms with an mmap()
+ * in flight (their mmap_lock write-locked) and the latest: an mm that
+ * maps the file again and again, or mm after mm, does not grow it.
+ */
+static void revoke_test_vm_mms_bounded(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, false);
+	struct revokable_file *rf = file_revokable(file);
+	struct mm_struct *busy = mm_alloc(), *mms[10];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, busy);
+	mmap_write_lock(busy);
+	KUNIT_EXPECT_EQ(test, 0, revoke_vm_get(rf, busy));
+	KUNIT_EXPECT_EQ(test, 0, revoke_vm_get(rf, busy));
+	KUNIT_EXPECT_EQ(test, 1, list_count_nodes(&rf->vm->mms));
+	for (i = 0; i < ARRAY_SIZE(mms); i++) {
+		mms[i] = mm_alloc();
+		KUNIT_ASSERT_NOT_NULL(test, mms[i]);
+		KUNIT_EXPECT_EQ(test, 0, revoke_vm_get(rf, mms[i]));
+		KUNIT_EXPECT_EQ(test, 0, revoke_vm_get(rf, mms[i]));
+	}
+	KUNIT_EXPECT_EQ(test, 2, list_count_nodes(&rf->vm->mms));
+	mmap_write_unlock(busy);
+	/* Not under busy's mmap_lock: their exit takes theirs. */
+	for (i = 0; i < ARRAY_SIZE(mms); i++)
+		mmput(mms[i]);
+	mmput(busy);
+}
+#endif
+
 /*
  * Lockdep sees a kind of domain as a lock class: a method of a file of
  * one domain revoking another domain, and a method of a file of that one
@@ -711,6 +771,10 @@ static void revoke_test_inode_domain(struct kunit *test)
  * The two revokes are made one after the other here; lockdep needs no
  * more than each order once.  The report turns lockdep off: it is made
  * silently, and lockdep reset afterwards, as lib/locking-selftest.c does.
+ * Lockdep is off between the two, and the test's classes keep their
+ * edges, so the case runs last of its suite; a lock another task takes
+ * and releases in that window could be reported as unbalanced later (on
+ * UML's one CPU, where this task does not sleep there, none is expected).
  */
 static void revoke_test_lockdep_abba(struct kunit *test)
 {
@@ -746,6 +810,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_plain_file),
 	KUNIT_CASE(revoke_test_task_in_call),
 	KUNIT_CASE(revoke_test_other_task_listed),
+	KUNIT_CASE(revoke_test_self_revoke_nested),
 	KUNIT_CASE(revoke_test_revoke_domain),
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
@@ -756,6 +821,9 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_concurrent_revokers),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
+#ifdef CONFIG_MMU
+	KUNIT_CASE(revoke_test_vm_mms_bounded),
+#endif
 	KUNIT_CASE(revoke_test_lockdep_abba),
 	{}
 };
