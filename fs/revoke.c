@@ -1950,6 +1950,23 @@ const struct file_operations *__file_real_fops(const struct file *file)
 EXPORT_SYMBOL_GPL(__file_real_fops);
 
 /**
+ * __file_is - is a revokable file one of @fops' and not revoked?
+ * @file: the file, revokable
+ * @fops: the file_operations to compare with
+ *
+ * Use file_is(), which compares file->f_op first.
+ *
+ * Return: true if @file was opened with @fops and is not revoked.
+ */
+bool __file_is(const struct file *file, const struct file_operations *fops)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	return rf->real == fops && !test_bit(REVOKE_DEAD, &rf->flags);
+}
+EXPORT_SYMBOL_GPL(__file_is);
+
+/**
  * revoke_enter_cancellation - let revoke cut a call in flight short
  * @file: the file whose method is running
  * @c: the cancellation, with @c->cancel and @c->data set; lives until
@@ -2014,8 +2031,14 @@ EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
  * open took and fails.  The VFS calls it for O_REVOKABLE and FOP_REVOKABLE
  * files.
  *
+ * A file that other code recognises by its file_operations and then uses
+ * outside its methods (ttys, pipes, /dev/fuse: see "Files recognised by
+ * their methods" in revoke.rst) could not be cut off by the gate; its
+ * file_operations have FOP_UNREVOKABLE, and it is refused.
+ *
  * Context: Process context; may sleep.
- * Return: 0; -ENOMEM; -ENOENT if @domain was removed.
+ * Return: 0; -ENOMEM; -ENOENT if @domain was removed; -EOPNOTSUPP if
+ * @file's methods have FOP_UNREVOKABLE.
  */
 int revoke_file_install(struct file *file, struct revoke_domain *domain)
 {
@@ -2024,6 +2047,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 
 	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE))
 		return -EINVAL;
+	if (file->f_op->fop_flags & FOP_UNREVOKABLE)
+		return -EOPNOTSUPP;
 	rf = kmalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
 	if (!rf)
 		return -ENOMEM;
@@ -2079,8 +2104,8 @@ EXPORT_SYMBOL_GPL(revoke_file_install);
 
 /*
  * do_dentry_open(), after a successful ->open of a file that asked to be
- * revokable.  If the state cannot be had, the open fails, and the driver
- * is released as it was opened.
+ * revokable.  If the file cannot be revokable, the open fails, and the
+ * driver is released as it was opened.
  */
 int revoke_file_open(struct file *file)
 {

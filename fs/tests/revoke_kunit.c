@@ -183,6 +183,63 @@ static void revoke_test_plain_file(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
+/*
+ * A file whose methods have FOP_UNREVOKABLE (other code uses it outside
+ * them) is refused: the open the VFS asked to make revokable fails with
+ * -EOPNOTSUPP, and the driver is released as it was opened, once.
+ */
+static const struct file_operations revoke_test_unrevokable_fops = {
+	.read		= revoke_test_read,
+	.release	= revoke_test_release,
+	.fop_flags	= FOP_UNREVOKABLE,
+};
+
+static const struct file_operations revoke_test_released_fops = {};
+
+static void revoke_test_unrevokable(struct kunit *test)
+{
+	struct revoke_test_file tf = {};
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_unrevokable_fops, &tf,
+					 O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, revoke_file_open(file));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_unrevokable_fops);
+	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
+	/* The VFS does not release a file whose open failed: nor do we. */
+	file->f_op = &revoke_test_released_fops;
+	__fput_sync(file);
+}
+
+/*
+ * file_is() sees through the proxy to the methods the file was opened
+ * with, until the file is revoked; a plain file is what its f_op says.
+ */
+static void revoke_test_file_is(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, false);
+	struct revoke_test_file tf = {};
+	struct file *plain;
+
+	plain = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					  &tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plain));
+	KUNIT_EXPECT_TRUE(test, file_is(plain, &revoke_test_fops));
+	KUNIT_EXPECT_FALSE(test, file_is(plain, &revoke_test_unrevokable_fops));
+	__fput_sync(plain);
+
+	KUNIT_EXPECT_TRUE(test, file_is(file, &revoke_test_fops));
+	KUNIT_EXPECT_FALSE(test, file_is(file, &revoke_test_unrevokable_fops));
+	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &revoke_test_fops);
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_FALSE(test, file_is(file, &revoke_test_fops));
+	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &revoke_test_fops);
+}
+
 /* Nothing of the file notes a call: no task in it, none listed. */
 static bool revoke_test_no_call(struct file *file)
 {
@@ -808,6 +865,8 @@ static void revoke_test_lockdep_abba(struct kunit *test)
 static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_plain_file),
+	KUNIT_CASE(revoke_test_unrevokable),
+	KUNIT_CASE(revoke_test_file_is),
 	KUNIT_CASE(revoke_test_task_in_call),
 	KUNIT_CASE(revoke_test_other_task_listed),
 	KUNIT_CASE(revoke_test_self_revoke_nested),

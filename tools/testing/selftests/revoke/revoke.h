@@ -79,20 +79,6 @@ static inline int test_revoke_open_empty(void)
 	return fd;
 }
 
-/*
- * A FIFO at @path, opened O_RDWR (neither end waits for the other) twice:
- * revokable, returned, and plain, in *@plain.  -1 on failure.
- */
-static inline int revoke_fifo_open(const char *path, int *plain)
-{
-	if (mkfifo(path, 0600))
-		return -1;
-	*plain = open(path, O_RDWR);
-	if (*plain < 0)
-		return -1;
-	return open(path, O_RDWR | O_REVOKABLE);
-}
-
 /* The signal a child dies of when it reads @p, or 0 if it could. */
 static inline int touch_signal(const char *p)
 {

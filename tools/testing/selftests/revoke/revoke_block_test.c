@@ -2,7 +2,7 @@
 /*
  * Calls blocked in a revokable file when it is revoked.  A call sleeping
  * interruptibly is kicked out without the sleeping code's help (a reader
- * of a FIFO, a pty, the test device) and its syscall restarts into the
+ * of /dev/kmsg, of the test device) and its syscall restarts into the
  * revoked file; a call that does not wake for signals is waited for, also
  * by a revoker killed meanwhile, or cut short by a revoke cancellation, or
  * woken on the waitqueue the file is polled on.  A method may revoke its
@@ -45,56 +45,45 @@ static bool released(int releases)
 	return false;
 }
 
-/*
- * A reader of a FIFO returns -EIO, a revoked FIFO's read; a reader of the
- * same FIFO through a file that is not revokable sleeps on, untouched.
- */
-TEST(fifo_reader)
+/* read() of a record, which must fit in the buffer. */
+static int wait_read_record(struct waiter *w)
 {
-	struct waiter w, plain_w;
-	char path[64];
-	int fd, plain;
+	char buf[1024];
 
-	snprintf(path, sizeof(path), "/tmp/revoke_fifo_block.%d", getpid());
-	fd = revoke_fifo_open(path, &plain);
-	ASSERT_GE(fd, 0);
-	waiter_start(&w, fd, wait_read);
-	waiter_start(&plain_w, plain, wait_read);
-
-	ASSERT_EQ(revoke_path(path), 0);
-	ASSERT_TRUE(waiter_done(&w));
-	EXPECT_EQ(w.ret, -1);
-	EXPECT_EQ(w.err, EIO);
-	EXPECT_FALSE(waiter_done(&plain_w));
-	ASSERT_EQ(write(plain, "x", 1), 1);
-	ASSERT_TRUE(waiter_done(&plain_w));
-	EXPECT_EQ(plain_w.ret, 1);
-	EXPECT_EQ(close(fd), 0);
-	EXPECT_EQ(close(plain), 0);
-	unlink(path);
+	return read(w->fd, buf, sizeof(buf));
 }
 
-/* A reader of a pty returns end of file, as after a hangup. */
-TEST(pty_reader)
+/*
+ * A reader of /dev/kmsg waiting for the next record returns end of file,
+ * a revoked character device's read; a reader of it through a file that
+ * is not revokable sleeps on, untouched, until a record comes.
+ */
+TEST(kmsg_reader)
 {
-	int master, slave;
-	struct waiter w;
-	char name[64];
+	struct waiter w, plain_w;
+	int fd, plain, out;
 
-	master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
-	ASSERT_GE(master, 0);
-	ASSERT_EQ(grantpt(master), 0);
-	ASSERT_EQ(unlockpt(master), 0);
-	ASSERT_EQ(ptsname_r(master, name, sizeof(name)), 0);
-	slave = open(name, O_RDWR | O_NOCTTY | O_REVOKABLE);
-	ASSERT_GE(slave, 0);
-	waiter_start(&w, slave, wait_read);
+	fd = open("/dev/kmsg", O_RDONLY | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	plain = open("/dev/kmsg", O_RDONLY);
+	ASSERT_GE(plain, 0);
+	ASSERT_EQ(lseek(fd, 0, SEEK_END), 0);
+	ASSERT_EQ(lseek(plain, 0, SEEK_END), 0);
+	waiter_start(&w, fd, wait_read_record);
+	waiter_start(&plain_w, plain, wait_read_record);
 
-	ASSERT_EQ(revoke_path(name), 0);
+	ASSERT_EQ(revoke_fd(fd), 0);
 	ASSERT_TRUE(waiter_done(&w));
 	EXPECT_EQ(w.ret, 0);
-	EXPECT_EQ(close(slave), 0);
-	EXPECT_EQ(close(master), 0);
+	EXPECT_FALSE(waiter_done(&plain_w));
+	out = open("/dev/kmsg", O_WRONLY);
+	ASSERT_GE(out, 0);
+	ASSERT_EQ(write(out, "revoke_block_test\n", 18), 18);
+	ASSERT_TRUE(waiter_done(&plain_w));
+	EXPECT_GT(plain_w.ret, 0);
+	close(out);
+	EXPECT_EQ(close(fd), 0);
+	EXPECT_EQ(close(plain), 0);
 }
 
 /* The device's read sleeps interruptibly and knows nothing of revoke. */

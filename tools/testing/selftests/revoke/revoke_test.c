@@ -2,8 +2,8 @@
 /*
  * revokeat() and O_REVOKABLE from user space: every row of the semantics
  * table except poll and mmap (revoke_mmap_test.c), on /dev/null, /dev/zero,
- * a pty, a FIFO, a tmpfs file and the test device, and the syscall's
- * errors.
+ * a tmpfs file and the test device, and the syscall's errors.  Ttys and
+ * FIFOs refuse O_REVOKABLE: revoke_fops_test.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -336,57 +336,6 @@ TEST(dev_null_and_zero)
 	EXPECT_EQ(close(null), 0);
 	EXPECT_EQ(close(zero), 0);
 	EXPECT_EQ(close(plain), 0);
-}
-
-TEST(fifo)
-{
-	char path[64], c;
-	int fd, plain;
-
-	snprintf(path, sizeof(path), "/tmp/revoke_fifo.%d", getpid());
-	fd = revoke_fifo_open(path, &plain);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, "a", 1), 1);
-	ASSERT_EQ(read(fd, &c, 1), 1);
-
-	ASSERT_EQ(revoke_path(path), 0);
-	EXPECT_EQ(read(fd, &c, 1), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(write(fd, "a", 1), -1);
-	EXPECT_EQ(errno, EIO);
-	/* the pipe itself lives on for the other opener */
-	EXPECT_EQ(write(plain, "b", 1), 1);
-	EXPECT_EQ(read(plain, &c, 1), 1);
-	EXPECT_EQ(c, 'b');
-	EXPECT_EQ(close(fd), 0);
-	close(plain);
-	unlink(path);
-}
-
-TEST(pty)
-{
-	char name[64], c;
-	int master, slave;
-
-	master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
-	ASSERT_GE(master, 0);
-	ASSERT_EQ(grantpt(master), 0);
-	ASSERT_EQ(unlockpt(master), 0);
-	ASSERT_EQ(ptsname_r(master, name, sizeof(name)), 0);
-	slave = open(name, O_RDWR | O_NOCTTY | O_REVOKABLE);
-	ASSERT_GE(slave, 0);
-	ASSERT_EQ(write(master, "x\n", 2), 2);
-	ASSERT_EQ(read(slave, &c, 1), 1);
-	EXPECT_EQ(c, 'x');
-
-	ASSERT_EQ(revoke_path(name), 0);
-	EXPECT_EQ(read(slave, &c, 1), 0);
-	EXPECT_EQ(write(slave, "y", 1), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(ioctl(slave, TIOCOUTQ, &c), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(close(slave), 0);
-	close(master);
 }
 
 TEST(test_device_release_once)

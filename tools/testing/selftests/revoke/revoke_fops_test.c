@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files that other code recognises by their methods (revoke.rst, "Files
+ * recognised by their methods"): those seen through the proxy keep
+ * working until they are revoked; those used outside their methods refuse
+ * O_REVOKABLE with EOPNOTSUPP, where a plain open of the same file works;
+ * those that cannot be opened by path fail with ENXIO either way.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "revoke.h"
+
+/* The opens of @path: plain works, O_REVOKABLE fails with EOPNOTSUPP. */
+static int refused(const char *path, int flags)
+{
+	int plain, fd;
+
+	plain = open(path, flags);
+	if (plain < 0)
+		return -1;
+	close(plain);
+	fd = open(path, flags | O_REVOKABLE);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == EOPNOTSUPP ? 0 : errno;
+}
+
+static void fd_path(char *buf, size_t len, int fd)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
+/*
+ * A tty's files are found and hung up by their methods: a revokable one
+ * would escape vhangup() and write to the terminal's next session.
+ */
+TEST(tty_refused)
+{
+	char name[64];
+	int master;
+
+	master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+	ASSERT_GE(master, 0);
+	ASSERT_EQ(grantpt(master), 0);
+	ASSERT_EQ(unlockpt(master), 0);
+	ASSERT_EQ(ptsname_r(master, name, sizeof(name)), 0);
+	EXPECT_EQ(refused(name, O_RDWR | O_NOCTTY), 0);
+	EXPECT_EQ(refused("/dev/ptmx", O_RDWR | O_NOCTTY), 0);
+	close(master);
+}
+
+/*
+ * The session of the core-defects review: a controlling tty, hung up with
+ * vhangup(), and opened again as the next login does.  The old session
+ * cannot have a revokable descriptor of it, and its plain one fails writes
+ * with EIO and polls POLLHUP, before and after the reopen.
+ */
+TEST(tty_vhangup)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct pollfd pfd = { .events = POLLOUT };
+		int master, tty, again;
+		char name[64];
+
+		master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+		if (master < 0 || grantpt(master) || unlockpt(master) ||
+		    ptsname_r(master, name, sizeof(name)) || setsid() < 0)
+			_exit(10);
+		tty = open(name, O_RDWR);	/* the controlling tty */
+		if (tty < 0)
+			_exit(11);
+		if (open(name, O_RDWR | O_REVOKABLE) >= 0 ||
+		    errno != EOPNOTSUPP)
+			_exit(12);
+		signal(SIGHUP, SIG_IGN);
+		if (vhangup())
+			_exit(13);
+		again = open(name, O_RDWR | O_NOCTTY);
+		if (again < 0)
+			_exit(14);
+		if (write(again, "new\n", 4) != 4)
+			_exit(15);
+		if (write(tty, "old\n", 4) != -1 || errno != EIO)
+			_exit(16);
+		pfd.fd = tty;
+		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLHUP))
+			_exit(17);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+/*
+ * splice, tee and F_SETPIPE_SZ take the pipe from private_data: FIFOs and
+ * pipes reopened through /proc/self/fd are never revokable.  Both work
+ * through plain files as before.
+ */
+TEST(pipe_refused)
+{
+	char path[64], reopen[64], c;
+	int p[2], fifo, q[2];
+
+	snprintf(path, sizeof(path), "/tmp/revoke_fifo.%d", getpid());
+	ASSERT_EQ(mkfifo(path, 0600), 0);
+	EXPECT_EQ(refused(path, O_RDWR), 0);
+
+	ASSERT_EQ(pipe(p), 0);
+	fd_path(reopen, sizeof(reopen), p[0]);
+	EXPECT_EQ(refused(reopen, O_RDWR), 0);
+
+	fifo = open(path, O_RDWR);
+	ASSERT_GE(fifo, 0);
+	EXPECT_GE(fcntl(fifo, F_SETPIPE_SZ, 8192), 8192);
+	EXPECT_GE(fcntl(fifo, F_GETPIPE_SZ), 8192);
+	ASSERT_EQ(write(p[1], "ab", 2), 2);
+	EXPECT_EQ(tee(p[0], fifo, 1, 0), 1);
+	EXPECT_EQ(splice(p[0], NULL, fifo, NULL, 2, 0), 2);
+	ASSERT_EQ(pipe(q), 0);
+	EXPECT_EQ(splice(fifo, NULL, q[1], NULL, 3, 0), 3);
+	EXPECT_EQ(read(q[0], &c, 1), 1);
+	EXPECT_EQ(c, 'a');
+	close(q[0]);
+	close(q[1]);
+	close(fifo);
+	close(p[0]);
+	close(p[1]);
+	unlink(path);
+}
+
+/* The mount and FUSE_DEV_IOC_CLONE take the connection from private_data. */
+TEST(fuse_refused)
+{
+	if (access("/dev/fuse", F_OK))
+		SKIP(return, "no /dev/fuse (CONFIG_FUSE_FS)");
+	EXPECT_EQ(refused("/dev/fuse", O_RDWR), 0);
+}
+
+/*
+ * mq_timedsend() and mq_timedreceive() sleep outside any method: both
+ * mq_open(), whose flags reach the open, and open() in an mqueue mount are
+ * refused.
+ */
+TEST(mqueue_refused)
+{
+	char name[64], path[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "revoke_mq.%d", getpid());
+	fd = syscall(SYS_mq_open, name, O_RDWR | O_CREAT | O_REVOKABLE, 0600,
+		     NULL);
+	if (fd < 0 && errno == ENOSYS)
+		SKIP(return, "no POSIX message queues (CONFIG_POSIX_MQUEUE)");
+	EXPECT_EQ(fd, -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	fd = syscall(SYS_mq_open, name, O_RDWR | O_CREAT, 0600, NULL);
+	ASSERT_GE(fd, 0);
+	close(fd);
+
+	mkdir("/tmp/revoke_mq", 0700);
+	ASSERT_EQ(mount("mqueue", "/tmp/revoke_mq", "mqueue", 0, NULL), 0);
+	snprintf(path, sizeof(path), "/tmp/revoke_mq/%s", name);
+	EXPECT_EQ(refused(path, O_RDWR), 0);
+	EXPECT_EQ(syscall(SYS_mq_unlink, name), 0);
+	EXPECT_EQ(umount("/tmp/revoke_mq"), 0);
+	rmdir("/tmp/revoke_mq");
+}
+
+/*
+ * Files of anonymous inodes and sockets cannot be opened by path at all,
+ * even through /proc/self/fd: O_REVOKABLE never reaches them.
+ */
+TEST(anon_inodes_not_opened)
+{
+	int fds[2], i;
+	char path[64];
+
+	fds[0] = eventfd(0, 0);
+	fds[1] = socket(AF_UNIX, SOCK_STREAM, 0);
+	for (i = 0; i < 2; i++) {
+		ASSERT_GE(fds[i], 0);
+		fd_path(path, sizeof(path), fds[i]);
+		EXPECT_EQ(open(path, O_RDWR), -1);
+		EXPECT_EQ(errno, ENXIO);
+		EXPECT_EQ(open(path, O_RDWR | O_REVOKABLE), -1);
+		EXPECT_EQ(errno, ENXIO);
+		close(fds[i]);
+	}
+}
+
+/* setns() takes the namespace from an nsfs file's inode: seen through. */
+TEST(setns_through_nsfs)
+{
+	int fd;
+
+	fd = open("/proc/self/ns/uts", O_RDONLY | O_REVOKABLE);
+	if (fd < 0 && errno == ENOENT)
+		SKIP(return, "no UTS namespaces (CONFIG_UTS_NS)");
+	ASSERT_GE(fd, 0);
+	EXPECT_TRUE(fcntl(fd, F_GETFL) & O_REVOKABLE);
+	EXPECT_EQ(setns(fd, CLONE_NEWUTS), 0);
+	ASSERT_EQ(revoke_fd(fd), 0);
+	EXPECT_EQ(setns(fd, CLONE_NEWUTS), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+}
+
+static int pidfd_send_signal(int fd, int sig)
+{
+	return syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+}
+
+/*
+ * A /proc/<pid> directory and a pidfd reopened through /proc/self/fd are
+ * pidfds by their inodes: seen through, until revoked.
+ */
+TEST(pidfd_through_proc_and_reopen)
+{
+	char path[64];
+	int fds[2], i, pidfd;
+
+	snprintf(path, sizeof(path), "/proc/%d", getpid());
+	fds[0] = open(path, O_RDONLY | O_DIRECTORY | O_REVOKABLE);
+	pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+	ASSERT_GE(pidfd, 0);
+	fd_path(path, sizeof(path), pidfd);
+	fds[1] = open(path, O_RDONLY | O_REVOKABLE);
+	for (i = 0; i < 2; i++) {
+		ASSERT_GE(fds[i], 0) TH_LOG("file %d: %s", i, strerror(errno));
+		EXPECT_TRUE(fcntl(fds[i], F_GETFL) & O_REVOKABLE);
+		EXPECT_EQ(pidfd_send_signal(fds[i], 0), 0);
+		ASSERT_EQ(revoke_fd(fds[i]), 0);
+		EXPECT_EQ(pidfd_send_signal(fds[i], 0), -1);
+		EXPECT_EQ(errno, EBADF);
+		close(fds[i]);
+	}
+	EXPECT_EQ(pidfd_send_signal(pidfd, 0), 0);
+	close(pidfd);
+}
+
+/*
+ * A 4 MiB shared mapping of a revokable tmpfs file where the kernel
+ * chooses: shmem_get_unmapped_area() checked the file's f_op with a
+ * VM_BUG_ON() (DEBUG_VM, TRANSPARENT_HUGEPAGE).  The mapping works, and is
+ * gone once the file is revoked.
+ */
+TEST(tmpfs_shared_mapping_anywhere)
+{
+	const size_t len = 4 << 20;
+	char path[64], c;
+	int fd, plain;
+	char *p;
+
+	snprintf(path, sizeof(path), "/tmp/revoke_map.%d", getpid());
+	plain = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	ASSERT_GE(plain, 0);
+	ASSERT_EQ(ftruncate(plain, len), 0);
+	fd = open(path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	p[0] = 'a';
+	p[len - 1] = 'z';
+	EXPECT_EQ(pread(plain, &c, 1, 0), 1);
+	EXPECT_EQ(c, 'a');
+	EXPECT_EQ(pread(plain, &c, 1, len - 1), 1);
+	EXPECT_EQ(c, 'z');
+
+	ASSERT_EQ(revoke_fd(fd), 0);
+	EXPECT_EQ(touch_signal(p), SIGBUS);
+	EXPECT_EQ(munmap(p, len), 0);
+	close(fd);
+	close(plain);
+	unlink(path);
+}
+
+/*
+ * revoke(path) of an inode with no revokable file open does nothing and
+ * returns 0; F_GETFL tells a revokable file from a plain one.
+ */
+TEST(revoke_path_without_revokable_files)
+{
+	char path[64], c;
+	int plain;
+
+	snprintf(path, sizeof(path), "/tmp/revoke_noop.%d", getpid());
+	plain = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	ASSERT_GE(plain, 0);
+	ASSERT_EQ(write(plain, "x", 1), 1);
+	EXPECT_FALSE(fcntl(plain, F_GETFL) & O_REVOKABLE);
+	EXPECT_EQ(revoke_path(path), 0);
+	EXPECT_EQ(pread(plain, &c, 1, 0), 1);
+	EXPECT_EQ(c, 'x');
+	close(plain);
+	unlink(path);
+}
+
+TEST_HARNESS_MAIN
