@@ -2104,19 +2104,15 @@ EXPORT_SYMBOL_GPL(revoke_file_install);
 
 /*
  * do_dentry_open(), after a successful ->open of a file that asked to be
- * revokable.  If the file cannot be revokable, the open fails, and the
- * driver is released as it was opened.
+ * revokable, with FMODE_OPENED set.  If the file cannot be revokable, the
+ * open fails, and the final fput() of the file releases its driver as for
+ * any opened file: ->release, and the chrdev's and module's references.
  */
 int revoke_file_open(struct file *file)
 {
-	int err;
-
 	if (file->f_mode & FMODE_REVOKABLE)
 		return 0;
-	err = revoke_file_install(file, NULL);
-	if (err && file->f_op->release)
-		file->f_op->release(file_inode(file), file);
-	return err;
+	return revoke_file_install(file, NULL);
 }
 
 /*

@@ -186,15 +186,14 @@ static void revoke_test_plain_file(struct kunit *test)
 /*
  * A file whose methods have FOP_UNREVOKABLE (other code uses it outside
  * them) is refused: the open the VFS asked to make revokable fails with
- * -EOPNOTSUPP, and the driver is released as it was opened, once.
+ * -EOPNOTSUPP and leaves the file as it was, for the final fput() to
+ * release the driver, once.
  */
 static const struct file_operations revoke_test_unrevokable_fops = {
 	.read		= revoke_test_read,
 	.release	= revoke_test_release,
 	.fop_flags	= FOP_UNREVOKABLE,
 };
-
-static const struct file_operations revoke_test_released_fops = {};
 
 static void revoke_test_unrevokable(struct kunit *test)
 {
@@ -206,13 +205,12 @@ static void revoke_test_unrevokable(struct kunit *test)
 					 O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, revoke_file_open(file));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf.releases));
 	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
 	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_unrevokable_fops);
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
-	/* The VFS does not release a file whose open failed: nor do we. */
-	file->f_op = &revoke_test_released_fops;
 	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
 /*

@@ -69,10 +69,42 @@ TEST(tty_refused)
 }
 
 /*
+ * The refusal comes before the tty's ->open: a session leader's revokable
+ * open, without O_NOCTTY, does not give it a controlling terminal.
+ */
+TEST(tty_refused_before_open)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		char name[64];
+		int master;
+
+		master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+		if (master < 0 || grantpt(master) || unlockpt(master) ||
+		    ptsname_r(master, name, sizeof(name)) || setsid() < 0)
+			_exit(10);
+		if (open(name, O_RDWR | O_REVOKABLE) >= 0 ||
+		    errno != EOPNOTSUPP)
+			_exit(11);
+		if (open("/dev/tty", O_RDWR) >= 0 || errno != ENXIO)
+			_exit(12);	/* it became our controlling tty */
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+/*
  * The session of the core-defects review: a controlling tty, hung up with
- * vhangup(), and opened again as the next login does.  The old session
- * cannot have a revokable descriptor of it, and its plain one fails writes
- * with EIO and polls POLLHUP, before and after the reopen.
+ * vhangup(), and opened again as the next login does.  The old session's
+ * plain descriptor fails writes with EIO and polls POLLHUP after the
+ * reopen; it cannot have a revokable one, which the hangup did not reach
+ * and which wrote to the next session.
  */
 TEST(tty_vhangup)
 {
@@ -83,7 +115,7 @@ TEST(tty_vhangup)
 	ASSERT_GE(pid, 0);
 	if (!pid) {
 		struct pollfd pfd = { .events = POLLOUT };
-		int master, tty, again;
+		int master, tty, rev, again;
 		char name[64];
 
 		master = open("/dev/ptmx", O_RDWR | O_NOCTTY);
@@ -93,8 +125,8 @@ TEST(tty_vhangup)
 		tty = open(name, O_RDWR);	/* the controlling tty */
 		if (tty < 0)
 			_exit(11);
-		if (open(name, O_RDWR | O_REVOKABLE) >= 0 ||
-		    errno != EOPNOTSUPP)
+		rev = open(name, O_RDWR | O_REVOKABLE);
+		if (rev < 0 && errno != EOPNOTSUPP)
 			_exit(12);
 		signal(SIGHUP, SIG_IGN);
 		if (vhangup())
@@ -109,7 +141,9 @@ TEST(tty_vhangup)
 		pfd.fd = tty;
 		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLHUP))
 			_exit(17);
-		_exit(0);
+		if (rev >= 0 && write(rev, "old\n", 4) != -1)
+			_exit(18);	/* the hangup bypass */
+		_exit(rev >= 0 ? 19 : 0);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_TRUE(WIFEXITED(status));
@@ -124,7 +158,8 @@ TEST(tty_vhangup)
 TEST(pipe_refused)
 {
 	char path[64], reopen[64], c;
-	int p[2], fifo, q[2];
+	int p[2], fifo, q[2], status;
+	pid_t pid;
 
 	snprintf(path, sizeof(path), "/tmp/revoke_fifo.%d", getpid());
 	ASSERT_EQ(mkfifo(path, 0600), 0);
@@ -133,6 +168,18 @@ TEST(pipe_refused)
 	ASSERT_EQ(pipe(p), 0);
 	fd_path(reopen, sizeof(reopen), p[0]);
 	EXPECT_EQ(refused(reopen, O_RDWR), 0);
+
+	/* Refused before the FIFO's open, which would wait for a writer. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		alarm(5);
+		_exit(open(path, O_RDONLY | O_REVOKABLE) == -1 &&
+		      errno == EOPNOTSUPP ? 0 : 1);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(status, 0);
 
 	fifo = open(path, O_RDWR);
 	ASSERT_GE(fifo, 0);
@@ -168,7 +215,7 @@ TEST(fuse_refused)
  */
 TEST(mqueue_refused)
 {
-	char name[64], path[64];
+	char name[32], path[64];
 	int fd;
 
 	snprintf(name, sizeof(name), "revoke_mq.%d", getpid());
@@ -192,8 +239,9 @@ TEST(mqueue_refused)
 }
 
 /*
- * Files of anonymous inodes and sockets cannot be opened by path at all,
- * even through /proc/self/fd: O_REVOKABLE never reaches them.
+ * What the audit's "never revokable" rests on: files of anonymous inodes
+ * and sockets cannot be opened by path at all, even through
+ * /proc/self/fd, so O_REVOKABLE never reaches them.
  */
 TEST(anon_inodes_not_opened)
 {
@@ -264,24 +312,26 @@ TEST(pidfd_through_proc_and_reopen)
 }
 
 /*
- * A 4 MiB shared mapping of a revokable tmpfs file where the kernel
- * chooses: shmem_get_unmapped_area() checked the file's f_op with a
- * VM_BUG_ON() (DEBUG_VM, TRANSPARENT_HUGEPAGE).  The mapping works, and is
- * gone once the file is revoked.
+ * A 4 MiB shared mapping of a revokable shmem file (a memfd, reopened
+ * through /proc/self/fd) where the kernel chooses: shmem_get_unmapped_area()
+ * checked the file's f_op with a VM_BUG_ON() (DEBUG_VM and
+ * TRANSPARENT_HUGEPAGE, as on the debug kernel).  The mapping works, and
+ * is gone once the file is revoked.
  */
-TEST(tmpfs_shared_mapping_anywhere)
+TEST(shmem_shared_mapping_anywhere)
 {
 	const size_t len = 4 << 20;
 	char path[64], c;
 	int fd, plain;
 	char *p;
 
-	snprintf(path, sizeof(path), "/tmp/revoke_map.%d", getpid());
-	plain = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	plain = memfd_create("revoke_map", 0);
 	ASSERT_GE(plain, 0);
 	ASSERT_EQ(ftruncate(plain, len), 0);
+	fd_path(path, sizeof(path), plain);
 	fd = open(path, O_RDWR | O_REVOKABLE);
 	ASSERT_GE(fd, 0);
+	EXPECT_TRUE(fcntl(fd, F_GETFL) & O_REVOKABLE);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(p, MAP_FAILED);
 	p[0] = 'a';
@@ -296,7 +346,6 @@ TEST(tmpfs_shared_mapping_anywhere)
 	EXPECT_EQ(munmap(p, len), 0);
 	close(fd);
 	close(plain);
-	unlink(path);
 }
 
 /*
