@@ -49,7 +49,7 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 		nested->f_op->read(nested, buf, len, pos);
 	tf->in_call[1] = rf && revoke_in_call(rf);
 	if (tf->revoke)
-		revoke_domain(tf->revoke);
+		revoke_domain_files(tf->revoke);
 	if (!nested && rf && revoke_calls_of(rf, current) > 1 &&
 	    tf->revoke_in_nested)
 		KUNIT_EXPECT_EQ(kunit_get_current_test(), 0, revoke_file(file));
@@ -281,7 +281,7 @@ static void revoke_test_task_in_call(struct kunit *test)
 }
 
 /* Revoke fails new calls and releases the driver once, early. */
-static void revoke_test_revoke_domain(struct kunit *test)
+static void revoke_test_domain_files(struct kunit *test)
 {
 	struct revoke_test_file *tf1, *tf2;
 	struct revoke_domain domain;
@@ -295,7 +295,7 @@ static void revoke_test_revoke_domain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(f1));
 	KUNIT_EXPECT_FALSE(test, file_revoked(f1));
 
-	revoke_domain(&domain);
+	revoke_domain_files(&domain);
 	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
 	KUNIT_EXPECT_TRUE(test, file_revoked(f1));
 	KUNIT_EXPECT_TRUE(test, file_revoked(f2));
@@ -527,7 +527,7 @@ static void revoke_test_domain_kick(struct kunit *test)
 	reader = revoke_test_start(test, revoke_test_reader, file);
 	wait_for_completion(&tf->entered);
 
-	revoke_domain(&domain);
+	revoke_domain_files(&domain);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
@@ -536,7 +536,7 @@ static void revoke_test_domain_kick(struct kunit *test)
 
 struct revoke_test_remover {
 	struct revoke_domain *domain;
-	bool remove;		/* revoke_domain_remove(), not revoke_domain() */
+	bool remove;		/* revoke_domain_remove(), not revoke_domain_files() */
 	struct completion started;
 	struct completion done;
 };
@@ -549,7 +549,7 @@ static int revoke_test_remover(void *data)
 	if (r->remove)
 		revoke_domain_remove(r->domain);
 	else
-		revoke_domain(r->domain);
+		revoke_domain_files(r->domain);
 	complete(&r->done);
 	return 0;
 }
@@ -734,7 +734,7 @@ static void revoke_test_race_with_fput(struct kunit *test)
 		init_completion(&race.go);
 		task = revoke_test_start(test, revoke_test_race_fput, &race);
 		complete(&race.go);
-		revoke_domain(&domain);
+		revoke_domain_files(&domain);
 		/* revoke returned: the release has run, whoever ran it */
 		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 		kthread_stop_put(task);
@@ -868,7 +868,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_task_in_call),
 	KUNIT_CASE(revoke_test_other_task_listed),
 	KUNIT_CASE(revoke_test_self_revoke_nested),
-	KUNIT_CASE(revoke_test_revoke_domain),
+	KUNIT_CASE(revoke_test_domain_files),
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
 	KUNIT_CASE(revoke_test_killed_revoker_then_close),

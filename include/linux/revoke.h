@@ -2,7 +2,8 @@
 /*
  * Revokable files: open files that can be cut off from what they point at.
  *
- * The core, its locking and lifetime rules are in fs/revoke.c.
+ * The core, its locking and lifetime rules are in fs/revoke.c and the
+ * files fs/revoke_internal.h lists.
  */
 #ifndef _LINUX_REVOKE_H
 #define _LINUX_REVOKE_H
@@ -18,7 +19,7 @@
  * @lock: protects @files and the membership of each file in it
  * @files: the files of the domain whose driver is not released yet, in
  *	the order they were opened
- * @seq: the number of the last file put in @files, see __revoke_domain()
+ * @seq: the number of the last file put in @files, see __revoke_domain_files()
  * @kick: if set, called for each file revoked with calls in flight, after
  *	new calls are refused and before revoke waits for those calls, to get
  *	them out of the filesystem's own waits; set it before files are
@@ -86,7 +87,7 @@ do {									\
 #endif
 
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
-void revoke_domain(struct revoke_domain *domain);
+void revoke_domain_files(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);
 void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Revokable files: domains.
+ *
+ * A domain is a set of files revoked together.  revoke(2) uses one per
+ * inode, kept here in a hash table; a filesystem whose files must all go
+ * when one of its objects is removed (debugfs, procfs, kernfs) embeds one
+ * in that object.  This file owns a domain's list of files, the walk that
+ * revokes them, the domain's own gate for the uses of its object that are
+ * not calls on its files (opens above all), and its removal.  Revoking one
+ * file is fs/revoke.c's.
+ *
+ * Copyright (C) 2026 The revokable files authors
+ */
+
+#include <kunit/visibility.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/rhashtable.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include "revoke_internal.h"
+
+/*
+ * Per-inode domains, for revoke(2): an rhashtable keyed by the inode, so
+ * that struct inode does not grow.  An entry is created by the first
+ * revokable open of its inode and freed when it has no file and no revoker
+ * left; each file in the domain holds a reference.  Lookups are under RCU;
+ * insertion and removal under revoke_inodes_lock.
+ */
+static const struct rhashtable_params revoke_inode_params = {
+	.key_len	= sizeof(const struct inode *),
+	.key_offset	= offsetof(struct revoke_inode_domain, inode),
+	.head_offset	= offsetof(struct revoke_inode_domain, hash),
+	.automatic_shrinking = true,
+};
+
+static struct rhashtable revoke_inodes;
+static DEFINE_MUTEX(revoke_inodes_lock);
+
+VISIBLE_IF_KUNIT struct revoke_inode_domain *
+revoke_inode_domain_find(const struct inode *inode)
+{
+	struct revoke_inode_domain *id;
+
+	rcu_read_lock();
+	id = rhashtable_lookup(&revoke_inodes, &inode, revoke_inode_params);
+	if (id && !refcount_inc_not_zero(&id->ref))
+		id = NULL;
+	rcu_read_unlock();
+	return id;
+}
+
+static struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode)
+{
+	struct revoke_inode_domain *id, *new;
+
+	id = revoke_inode_domain_find(inode);
+	if (id)
+		return id;
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	new->inode = inode;
+	refcount_set(&new->ref, 1);
+	revoke_domain_init(&new->domain);
+
+	/* Under the lock, an entry in the table has a reference left. */
+	mutex_lock(&revoke_inodes_lock);
+	id = rhashtable_lookup_get_insert_fast(&revoke_inodes, &new->hash,
+					       revoke_inode_params);
+	if (id && !IS_ERR(id))
+		refcount_inc(&id->ref);
+	mutex_unlock(&revoke_inodes_lock);
+	if (!id)
+		return new;
+	kfree(new);
+	return id;
+}
+
+VISIBLE_IF_KUNIT void revoke_inode_domain_put(struct revoke_inode_domain *id)
+{
+	if (!refcount_dec_and_mutex_lock(&id->ref, &revoke_inodes_lock))
+		return;
+	rhashtable_remove_fast(&revoke_inodes, &id->hash, revoke_inode_params);
+	mutex_unlock(&revoke_inodes_lock);
+	kfree_rcu(id, rcu);
+}
+
+/**
+ * __revoke_domain_init - initialise a domain embedded in a filesystem object
+ * @domain: the domain
+ * @dep_map: the lock class of its files' gates (see revoke_domain_init())
+ *
+ * Called through revoke_domain_init(), which gives each of its callers a
+ * lock class.
+ */
+void __revoke_domain_init(struct revoke_domain *domain,
+			  struct lockdep_map *dep_map)
+{
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	domain->dep_map = dep_map;
+#endif
+	spin_lock_init(&domain->lock);
+	INIT_LIST_HEAD(&domain->files);
+	domain->seq = 0;
+	domain->kick = NULL;
+	atomic_set(&domain->users, 0);
+}
+EXPORT_SYMBOL_GPL(__revoke_domain_init);
+
+/*
+ * Put @rf, being installed, in @domain, or in its inode's domain if @domain
+ * is NULL.  -ENOENT if @domain was removed: see revoke_domain_remove().
+ */
+int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
+{
+	struct revoke_inode_domain *id = NULL;
+
+	if (!domain) {
+		id = revoke_inode_domain_get(file_inode(rf->file));
+		if (IS_ERR(id))
+			return PTR_ERR(id);
+		domain = &id->domain;
+	}
+
+	spin_lock(&domain->lock);
+	/* Never a per-inode domain. */
+	if (unlikely(atomic_read(&domain->users) < 0)) {
+		spin_unlock(&domain->lock);
+		return -ENOENT;
+	}
+	rf->domain = domain;
+	rf->inode_domain = id;
+	rf->seq = ++domain->seq;
+	rf->kick = domain->kick;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	rf->dep_map = domain->dep_map;
+#endif
+	list_add_tail(&rf->node, &domain->files);
+	spin_unlock(&domain->lock);
+	return 0;
+}
+
+/*
+ * Take @rf out of its domain: once revoke released its driver, or at the
+ * final fput(), one after the other (a revoker holds a reference on the
+ * file).  Until then a revoked file stays in its domain, so that a revoker
+ * coming later, the removal of the domain's object above all, finds it and
+ * waits for REVOKE_DONE, set after this.  The domain is alive while @rf is
+ * in it.
+ */
+void revoke_domain_del(struct revokable_file *rf)
+{
+	struct revoke_domain *d = rf->domain;
+
+	if (!d)
+		return;
+	spin_lock(&d->lock);
+	list_del_init(&rf->node);
+	rf->domain = NULL;
+	spin_unlock(&d->lock);
+	if (rf->inode_domain)
+		revoke_inode_domain_put(rf->inode_domain);
+}
+
+/*
+ * Whether the current task is inside a call of a file of @d, which the
+ * caller holds.
+ */
+bool revoke_in_domain_call(struct revoke_domain *d)
+{
+	struct revokable_file *rf;
+	bool in = false;
+
+	spin_lock(&d->lock);
+	list_for_each_entry(rf, &d->files, node) {
+		in = revoke_in_call(rf);
+		if (in)
+			break;
+	}
+	spin_unlock(&d->lock);
+	return in;
+}
+
+/*
+ * The first file of @d after @prev, numbered up to @last, under d->lock.
+ * d->files is in the order of the numbers: files are added at its tail.
+ * The walk goes on from @prev while it is still there.
+ */
+static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
+						 struct revokable_file *prev,
+						 u64 last)
+{
+	struct revokable_file *rf;
+
+	rf = list_prepare_entry(prev, &d->files, node);
+	if (prev && list_empty(&prev->node))
+		rf = list_entry(&d->files, struct revokable_file, node);
+	list_for_each_entry_continue(rf, &d->files, node) {
+		if (rf->seq > last)
+			break;
+		if (!prev || rf->seq > prev->seq)
+			return rf;
+	}
+	return NULL;
+}
+
+/*
+ * Revoke the files of @d open now, one after the other, in the order they
+ * were opened: files opened afterwards are not revoked.  A file stays on
+ * d->files until its driver is released (see revoke_domain_del()), so that
+ * every revoker sees every file: two revokers of one domain (revoke(2) and
+ * the removal of the domain's object) each wait for all of its files.  A
+ * file in its final fput() cannot be held; its release is waited for.
+ * Goes on after a fatal signal, only without waiting: every file is left
+ * revoked.
+ */
+static int __revoke_domain_files(struct revoke_domain *d, bool killable)
+{
+	struct revokable_file *rf, *prev = NULL;
+	bool pinned;
+	int ret = 0;
+	u64 last;
+
+	spin_lock(&d->lock);
+	last = d->seq;
+	spin_unlock(&d->lock);
+
+	for (;;) {
+		spin_lock(&d->lock);
+		rf = revoke_domain_next(d, prev, last);
+		if (rf) {
+			refcount_inc(&rf->ref);
+			/* Fails if the file is in its final fput(). */
+			pinned = atomic_long_inc_not_zero(&rf->file->f_count);
+		}
+		spin_unlock(&d->lock);
+		if (prev)
+			revoke_put(prev);
+		if (!rf)
+			break;
+
+		if (pinned) {
+			if (revoke_one(rf, d, killable))
+				ret = -EINTR;
+			fput(rf->file);
+		} else if (revoke_wait_released(rf, killable)) {
+			ret = -EINTR;
+		}
+		prev = rf;
+		cond_resched();
+	}
+	return ret;
+}
+
+/**
+ * revoke_domain_files - revoke every file of a domain
+ * @domain: the domain
+ *
+ * Revoke the files that are in @domain when it is called: wait for their
+ * calls in flight, fail new calls, and release their drivers.  Files
+ * opened in @domain afterwards are not revoked.
+ *
+ * Context: Process context; sleeps, uninterruptibly, until the calls in
+ * flight have left.
+ */
+void revoke_domain_files(struct revoke_domain *domain)
+{
+	__revoke_domain_files(domain, false);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_files);
+
+/*
+ * A domain embedded in a filesystem object goes when the object is
+ * removed.  Its files are revoked then, but a file may be opening: its
+ * ->open runs the driver's before the file is in the domain.  So the
+ * object's uses outside its files, the opens first, enter and leave the
+ * domain's own gate, @users, as calls do a file's: removal closes it with
+ * REVOKE_BIAS, revokes the files and waits for the users who came before.
+ * An open among them either put its file in the domain before the
+ * removal took the files, or finds the domain closed in
+ * revoke_file_install(), both under domain->lock.
+ *
+ * Unlike a file's gate, a use may last across system calls (a driver
+ * that holds debugfs_file_get() from ->open to ->release), so the wait is
+ * not annotated for lockdep.
+ */
+
+/**
+ * revoke_domain_enter - start a use of a domain's object
+ * @domain: the domain
+ *
+ * Until revoke_domain_leave(), revoke_domain_remove() waits: the object
+ * and what it points to stay.  A filesystem's ->open does its work inside,
+ * revoke_file_install() last.
+ *
+ * Context: Any context.
+ * Return: true if in; false if the domain is removed, and nothing is to
+ * be left.
+ */
+bool revoke_domain_enter(struct revoke_domain *domain)
+{
+	if (likely(!atomic_add_negative(1, &domain->users)))
+		return true;
+	revoke_domain_leave(domain);
+	return false;
+}
+EXPORT_SYMBOL_GPL(revoke_domain_enter);
+
+/**
+ * revoke_domain_leave - end a use of a domain's object
+ * @domain: the domain given to a successful revoke_domain_enter()
+ *
+ * Context: Any context.
+ */
+void revoke_domain_leave(struct revoke_domain *domain)
+{
+	/* Fully ordered before wake_up_var() looks for the remover. */
+	if (unlikely(atomic_add_negative(-1, &domain->users)))
+		wake_up_var(&domain->users);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_leave);
+
+/**
+ * revoke_domain_remove - revoke a domain for good, its object is going
+ * @domain: the domain
+ *
+ * Refuses new uses of the domain and new files in it, revokes its files as
+ * revoke_domain_files() does, and waits for the uses that started before.
+ * When it returns, no file of the domain calls its driver any more, every
+ * ->release has run, and the object may go.
+ *
+ * Called once, when the object is removed.  From a method of one of the
+ * domain's files (a "remove" attribute), that file is released when the
+ * method returns (see revoke_file()): until then it is still in @domain,
+ * which must stay, as it does when the file's dentry or inode pins the
+ * object.
+ *
+ * Context: Process context, not inside a use of @domain; sleeps,
+ * uninterruptibly.
+ */
+void revoke_domain_remove(struct revoke_domain *domain)
+{
+	/* Ordered before the files are taken by domain->lock. */
+	atomic_add(REVOKE_BIAS, &domain->users);
+	__revoke_domain_files(domain, false);
+	wait_var_event(&domain->users,
+		       atomic_read(&domain->users) == REVOKE_BIAS);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_remove);
+
+/**
+ * revoke_inode - revoke every revokable open file of an inode
+ * @inode: the inode; the caller holds a reference to a dentry of it
+ *
+ * Revokes the files opened with O_REVOKABLE or through FOP_REVOKABLE
+ * methods, which are in the inode's own domain, and those its filesystem
+ * put in the domain super_operations->revoke_domain() gives for it.  Files
+ * that are not revokable are untouched.
+ *
+ * Context: Process context; sleeps killably.
+ * Return: 0, also when there was nothing to revoke; -EINTR as for
+ * revoke_file().
+ */
+int revoke_inode(struct inode *inode)
+{
+	const struct super_operations *sop = inode->i_sb->s_op;
+	struct revoke_inode_domain *id;
+	struct revoke_domain *domain;
+	int ret = 0;
+
+	domain = sop->revoke_domain ? sop->revoke_domain(inode) : NULL;
+	if (domain)
+		ret = __revoke_domain_files(domain, true);
+	id = revoke_inode_domain_find(inode);
+	if (!id)
+		return ret;
+	/* After a fatal signal too: every file is left revoked. */
+	if (__revoke_domain_files(&id->domain, true))
+		ret = -EINTR;
+	revoke_inode_domain_put(id);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(revoke_inode);
+
+static int __init revoke_inode_domains_init(void)
+{
+	return rhashtable_init(&revoke_inodes, &revoke_inode_params);
+}
+fs_initcall(revoke_inode_domains_init);

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Revokable files: the file_operations proxy.
+ *
+ * A revokable file's f_op is its proxy, a copy of the driver's methods in
+ * which each method enters the file's gate, calls the driver's method and
+ * leaves.  Most methods have that one shape and are written by
+ * REVOKE_PROXY(); this file lists them, writes out the takedowns and the
+ * methods that take two files, and fills the proxy of a file being opened
+ * (revoke_proxy_init()).  The gate is in fs/revoke.c, poll forwarding in
+ * fs/revoke_poll.c, the mmap proxy in fs/revoke_mmap.c.
+ *
+ * Copyright (C) 2026 The revokable files authors
+ */
+
+#include <linux/filelock.h>
+#include <linux/fs.h>
+#include <linux/io_uring/cmd.h>
+#include <linux/poll.h>
+#include <linux/seq_file.h>
+
+#include "revoke_internal.h"
+
+/* A revoked character device reads as end of file, like a hung-up tty. */
+static ssize_t revoked_read(struct file *file)
+{
+	return S_ISCHR(file_inode(file)->i_mode) ? 0 : -EIO;
+}
+
+REVOKE_PROXY(loff_t, llseek, file_revokable(file), -EIO, rf->real->llseek,
+	     PROTO(struct file *file, loff_t offset, int whence),
+	     ARGS(file, offset, whence));
+
+REVOKE_PROXY(ssize_t, read, file_revokable(file), revoked_read(file),
+	     rf->real->read,
+	     PROTO(struct file *file, char __user *buf, size_t len,
+		   loff_t *pos),
+	     ARGS(file, buf, len, pos));
+
+REVOKE_PROXY(ssize_t, write, file_revokable(file), -EIO, rf->real->write,
+	     PROTO(struct file *file, const char __user *buf, size_t len,
+		   loff_t *pos),
+	     ARGS(file, buf, len, pos));
+
+REVOKE_PROXY(ssize_t, read_iter, file_revokable(iocb->ki_filp),
+	     revoked_read(iocb->ki_filp), rf->real->read_iter,
+	     PROTO(struct kiocb *iocb, struct iov_iter *to),
+	     ARGS(iocb, to));
+
+REVOKE_PROXY(ssize_t, write_iter, file_revokable(iocb->ki_filp), -EIO,
+	     rf->real->write_iter,
+	     PROTO(struct kiocb *iocb, struct iov_iter *from),
+	     ARGS(iocb, from));
+
+REVOKE_PROXY(int, iterate_shared, file_revokable(file), -EIO,
+	     rf->real->iterate_shared,
+	     PROTO(struct file *file, struct dir_context *ctx),
+	     ARGS(file, ctx));
+
+/*
+ * poll: only a caller that queues itself (pt->_qproc) is redirected onto
+ * the file's own waitqueue, out of line (see fs/revoke_poll.c); the
+ * others, like a poll() with no timeout, call the driver with their own
+ * table.
+ */
+static __always_inline __poll_t revoke_poll_driver(struct file *file,
+						   struct poll_table_struct *pt)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	if (pt && pt->_qproc)
+		return revoke_poll_queued(rf, file, pt);
+	return rf->real->poll(file, pt);
+}
+
+REVOKE_PROXY(__poll_t, poll, file_revokable(file), REVOKED_POLL,
+	     revoke_poll_driver,
+	     PROTO(struct file *file, struct poll_table_struct *pt),
+	     ARGS(file, pt));
+
+REVOKE_PROXY(long, unlocked_ioctl, file_revokable(file), -EIO,
+	     rf->real->unlocked_ioctl,
+	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+	     ARGS(file, cmd, arg));
+
+REVOKE_PROXY(long, compat_ioctl, file_revokable(file), -EIO,
+	     rf->real->compat_ioctl,
+	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+	     ARGS(file, cmd, arg));
+
+REVOKE_PROXY(int, flush, file_revokable(file), 0, rf->real->flush,
+	     PROTO(struct file *file, fl_owner_t id),
+	     ARGS(file, id));
+
+REVOKE_PROXY(int, fsync, file_revokable(file), -EIO, rf->real->fsync,
+	     PROTO(struct file *file, loff_t start, loff_t end, int datasync),
+	     ARGS(file, start, end, datasync));
+
+/*
+ * Takedowns.  The driver's lock, flock, setlease and fasync methods also
+ * take down what the file set up: unlocks, lease removal and fasync off,
+ * made by each close() (locks_remove_posix()), by __fput() before
+ * ->release and by the revoker's teardown.  They reach the driver through
+ * a closed gate too, as long as it is not released, or a lock record kept
+ * by the driver would outlive the file.  A takedown counts itself in
+ * @active, then checks REVOKE_RELEASED; whoever claims REVOKE_RELEASED
+ * waits for the takedowns that came before (revoke_finish()), so no call
+ * reaches the driver under its ->release.  They are not noted as callers:
+ * they do not sleep waiting for anything revoke could end.  The revoker's
+ * own teardown calls go straight through.
+ */
+enum revoke_entry {
+	REVOKE_REFUSED,		/* not in: the file is revoked */
+	REVOKE_ENTERED,		/* in through the gate */
+	REVOKE_TAKEDOWN,	/* a takedown of a revoked file */
+	REVOKE_TEARDOWN,	/* the revoker's own teardown */
+};
+
+static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
+					       struct revoke_call *call,
+					       bool takedown)
+{
+	if (revoke_enter(rf, call))
+		return REVOKE_ENTERED;
+	if (READ_ONCE(rf->teardown) == current)
+		return REVOKE_TEARDOWN;
+	if (!takedown)
+		return REVOKE_REFUSED;
+	atomic_inc(&rf->active);
+	/* Pairs with test_and_set_bit(REVOKE_RELEASED) in revoke_finish(). */
+	smp_mb__after_atomic();
+	if (!test_bit(REVOKE_RELEASED, &rf->flags))
+		return REVOKE_TAKEDOWN;
+	revoke_refused(rf);
+	return REVOKE_REFUSED;
+}
+
+static void revoke_leave_takedown(struct revokable_file *rf,
+				  struct revoke_call *call,
+				  enum revoke_entry entry)
+{
+	if (entry == REVOKE_ENTERED)
+		revoke_leave(rf, call);
+	else if (entry == REVOKE_TAKEDOWN)
+		revoke_refused(rf);
+}
+
+/*
+ * A takedown method: REVOKE_PROXY() for a method that takes down what the
+ * file set up when @takedown is true.  Never nested, so written out whole.
+ */
+#define REVOKE_PROXY_TAKEDOWN(name, takedown, refused, method, proto, args) \
+static int revoke_##name(proto)						\
+{									\
+	struct revokable_file *rf = file_revokable(file);		\
+	struct revoke_call call __uninitialized;			\
+	enum revoke_entry entry;					\
+	int ret;							\
+									\
+	entry = revoke_enter_takedown(rf, &call, takedown);		\
+	if (entry == REVOKE_REFUSED)					\
+		return refused;						\
+	ret = method(args);						\
+	revoke_leave_takedown(rf, &call, entry);			\
+	return ret;							\
+}
+
+/*
+ * The driver's fasync_helper() sets and clears FASYNC, not F_SETFL
+ * (SETFL_MASK leaves it out): once the driver is released, FASYNC is off.
+ */
+REVOKE_PROXY_TAKEDOWN(fasync, !on, on ? -EIO : 0, rf->real->fasync,
+		      PROTO(int fd, struct file *file, int on),
+		      ARGS(fd, file, on));
+
+REVOKE_PROXY_TAKEDOWN(lock, lock_is_unlock(fl), -EIO, rf->real->lock,
+		      PROTO(struct file *file, int cmd, struct file_lock *fl),
+		      ARGS(file, cmd, fl));
+
+REVOKE_PROXY_TAKEDOWN(flock, lock_is_unlock(fl), -EIO, rf->real->flock,
+		      PROTO(struct file *file, int cmd, struct file_lock *fl),
+		      ARGS(file, cmd, fl));
+
+REVOKE_PROXY_TAKEDOWN(setlease, arg == F_UNLCK, -EIO, rf->real->setlease,
+		      PROTO(struct file *file, int arg,
+			    struct file_lease **flp, void **priv),
+		      ARGS(file, arg, flp, priv));
+
+REVOKE_PROXY(unsigned long, get_unmapped_area, file_revokable(file), -ENODEV,
+	     rf->real->get_unmapped_area,
+	     PROTO(struct file *file, unsigned long addr, unsigned long len,
+		   unsigned long pgoff, unsigned long flags),
+	     ARGS(file, addr, len, pgoff, flags));
+
+REVOKE_PROXY(ssize_t, splice_write, file_revokable(file), -EIO,
+	     rf->real->splice_write,
+	     PROTO(struct pipe_inode_info *pipe, struct file *file, loff_t *pos,
+		   size_t len, unsigned int flags),
+	     ARGS(pipe, file, pos, len, flags));
+
+REVOKE_PROXY(ssize_t, splice_read, file_revokable(file), revoked_read(file),
+	     rf->real->splice_read,
+	     PROTO(struct file *file, loff_t *pos, struct pipe_inode_info *pipe,
+		   size_t len, unsigned int flags),
+	     ARGS(file, pos, pipe, len, flags));
+
+REVOKE_PROXY_VOID(splice_eof, file_revokable(file), rf->real->splice_eof,
+		  PROTO(struct file *file),
+		  ARGS(file));
+
+REVOKE_PROXY(long, fallocate, file_revokable(file), -EIO, rf->real->fallocate,
+	     PROTO(struct file *file, int mode, loff_t offset, loff_t len),
+	     ARGS(file, mode, offset, len));
+
+REVOKE_PROXY_VOID(show_fdinfo, file_revokable(file), rf->real->show_fdinfo,
+		  PROTO(struct seq_file *m, struct file *file),
+		  ARGS(m, file));
+
+#ifndef CONFIG_MMU
+REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
+	     rf->real->mmap_capabilities,
+	     PROTO(struct file *file),
+	     ARGS(file));
+#endif
+
+/*
+ * The VFS calls copy_file_range only when both files have the same method.
+ * Every proxy has the same one, so compare the drivers' methods here, once
+ * both gates are held (a revoked driver may be gone).
+ */
+static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
+				      struct file *file_out, loff_t pos_out,
+				      size_t len, unsigned int flags)
+{
+	struct revokable_file *in = file_revokable(file_in);
+	struct revokable_file *out = file_revokable(file_out);
+	struct revoke_call call __uninitialized, call_out __uninitialized;
+	ssize_t ret = -EIO;
+
+	if (!revoke_enter(in, &call))
+		return -EIO;
+	if (revoke_enter(out, &call_out)) {
+		ret = -EXDEV;
+		if (in->real->copy_file_range == out->real->copy_file_range)
+			ret = out->real->copy_file_range(file_in, pos_in,
+							 file_out, pos_out,
+							 len, flags);
+		revoke_leave(out, &call_out);
+	}
+	revoke_leave(in, &call);
+	return ret;
+}
+
+/* Called through either file; the other may be an ordinary one. */
+static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
+				      struct file *file_out, loff_t pos_out,
+				      loff_t len, unsigned int remap_flags)
+{
+	struct revokable_file *in = file_revokable_or_null(file_in);
+	struct revokable_file *out = file_revokable_or_null(file_out);
+	struct revoke_call call __uninitialized, call_out __uninitialized;
+	const struct file_operations *real;
+	loff_t ret = -EIO;
+
+	if (in && !revoke_enter(in, &call))
+		return -EIO;
+	if (!out || revoke_enter(out, &call_out)) {
+		real = (in ?: out)->real;
+		ret = -EXDEV;
+		if (!in || !out || in->real->remap_file_range ==
+				   out->real->remap_file_range)
+			ret = real->remap_file_range(file_in, pos_in, file_out,
+						     pos_out, len, remap_flags);
+		if (out)
+			revoke_leave(out, &call_out);
+	}
+	if (in)
+		revoke_leave(in, &call);
+	return ret;
+}
+
+REVOKE_PROXY(int, fadvise, file_revokable(file), -EIO, rf->real->fadvise,
+	     PROTO(struct file *file, loff_t offset, loff_t len, int advice),
+	     ARGS(file, offset, len, advice));
+
+REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), -EIO,
+	     rf->real->uring_cmd,
+	     PROTO(struct io_uring_cmd *ioucmd, unsigned int issue_flags),
+	     ARGS(ioucmd, issue_flags));
+
+/*
+ * Fill @proxy with a method for each method @real has, and only those, so
+ * that the VFS decides as it would for @real (FMODE_CAN_READ, FMODE_LSEEK,
+ * splice, ...).  ->open has run already.  ->check_flags takes no file and
+ * only validates flags; it is copied as is (only NFS has one, and the
+ * file's mount pins its module).  ->owner stays NULL: the module reference
+ * is the state's, dropped when the driver is released.
+ *
+ * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
+ * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
+ * completes only when something polls the driver for it, and nothing may
+ * call the driver once it is released: revoke could neither release a
+ * file with polled I/O queued nor let the ring reap it afterwards (a ring
+ * exiting then spins in io_iopoll_try_reap_events() for ever).
+ */
+void revoke_proxy_init(struct file_operations *proxy,
+		       const struct file_operations *real)
+{
+	*proxy = (struct file_operations) {
+		.fop_flags	= real->fop_flags,
+		.release	= revoke_release,
+		.check_flags	= real->check_flags,
+	};
+	proxy->llseek = real->llseek ? revoke_llseek : NULL;
+	proxy->read = real->read ? revoke_read : NULL;
+	proxy->write = real->write ? revoke_write : NULL;
+	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
+	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
+	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
+	proxy->poll = real->poll ? revoke_poll : NULL;
+	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
+	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
+	proxy->mmap = real->mmap ? revoke_mmap : NULL;
+	proxy->flush = real->flush ? revoke_flush : NULL;
+	proxy->fsync = real->fsync ? revoke_fsync : NULL;
+	proxy->fasync = real->fasync ? revoke_fasync : NULL;
+	proxy->lock = real->lock ? revoke_lock : NULL;
+	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
+	proxy->flock = real->flock ? revoke_flock : NULL;
+	proxy->splice_write = real->splice_write ? revoke_splice_write : NULL;
+	proxy->splice_read = real->splice_read ? revoke_splice_read : NULL;
+	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
+	proxy->setlease = real->setlease ? revoke_setlease : NULL;
+	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;
+	proxy->show_fdinfo = real->show_fdinfo ? revoke_show_fdinfo : NULL;
+#ifndef CONFIG_MMU
+	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_mmap_capabilities : NULL;
+#endif
+	proxy->copy_file_range = real->copy_file_range ? revoke_copy_file_range : NULL;
+	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
+	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
+	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
+}

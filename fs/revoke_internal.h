@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Revokable files: what the parts of the core share.
+ *
+ *   fs/revoke.c          the state of a revokable file, its gate, revoking
+ *                        it, releasing its driver, and revokeat()
+ *   fs/revoke_domain.c   domains: the files revoked together
+ *   fs/revoke_fops.c     the file_operations proxy
+ *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
+ *   fs/revoke_mmap.c     the vm_operations proxy, and zapping mappings
+ *
+ * The words (gate, call, takedown, teardown, kick, domain, use, revoker)
+ * are defined in Documentation/filesystems/revoke.rst, "Glossary".
+ */
+#ifndef _FS_REVOKE_INTERNAL_H
+#define _FS_REVOKE_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/revoke.h>
+#include <linux/rhashtable-types.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+/* Added to revokable_file.active when the file is revoked. */
+#define REVOKE_BIAS	INT_MIN
+
+/* revokable_file.flags */
+enum {
+	REVOKE_DEAD,		/* the gate is closed for good */
+	REVOKE_RELEASED,	/* the driver's release was claimed */
+	REVOKE_DONE,		/* ... and has returned */
+};
+
+struct revoke_inode_domain;
+struct revoke_vm;
+
+/*
+ * The state of one revokable file.  Allocated at open, freed at the final
+ * fput() (revoke_release()), or later, when the last revoker looking at it
+ * lets go.  Nothing else holds it: no worker, no timer.
+ */
+/*
+ * The state of one revokable file.  Allocated at open, freed at the final
+ * fput() (revoke_release()), or later, when the last revoker looking at it
+ * lets go.  Nothing else holds it: no worker, no timer.
+ */
+struct revokable_file {
+	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
+	atomic_t active;
+	/* the task in the file's one call, if it came to an idle file */
+	struct task_struct *caller;
+	/* @caller's calls nested in that one; only @caller changes it */
+	unsigned int caller_nested;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	/* the gate's lock class: its domain's, see revoke_domain_init() */
+	struct lockdep_map *dep_map;
+#endif
+	/* REVOKE_* bits */
+	unsigned long flags;
+	/* one for the file, one per revoker holding the state */
+	refcount_t ref;
+	struct file *file;
+	/* the driver's methods; the file's reference on their owner is ours */
+	const struct file_operations *real;
+	/* the domain while the file is in it; changed under domain->lock */
+	struct revoke_domain *domain;
+	/* the per-inode domain @domain belongs to, or NULL if embedded */
+	struct revoke_inode_domain *inode_domain;
+	/* in domain->files until the driver is released */
+	struct list_head node;
+	/* the file's place in domain->files, see __revoke_domain_files() */
+	u64 seq;
+	/* the task tearing the file down, which may still call the driver */
+	struct task_struct *teardown;
+	/* the task whose call revoked the file: it finishes as it leaves */
+	struct task_struct *self;
+	/* the mappings' state, from the first mmap() on */
+	struct revoke_vm *vm;
+	/* pollers wait here, never on the driver's waitqueues */
+	wait_queue_head_t poll_wq;
+	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll() */
+	struct list_head poll_hooks;
+	/* the domain's kick hook, see revoke_kick() */
+	void (*kick)(struct file *file);
+	/* protects @cancellations, and runs them */
+	struct mutex cancel_lock;
+	/* struct revoke_cancellation of calls in flight */
+	struct list_head cancellations;
+	/* protects @callers */
+	spinlock_t callers_lock;
+	/* struct revoke_call of the calls in flight but @caller's */
+	struct list_head callers;
+	/* file->f_op: @real's methods, each through the gate */
+	struct file_operations proxy;
+};
+
+static inline struct revokable_file *file_revokable(const struct file *file)
+{
+	return container_of(file->f_op, struct revokable_file, proxy);
+}
+
+static inline struct revokable_file *file_revokable_or_null(const struct file *file)
+{
+	return file->f_mode & FMODE_REVOKABLE ? file_revokable(file) : NULL;
+}
+
+/*
+ * The gate.  A call enters by incrementing @active, and is in if the value
+ * it found was not negative; it is negative for good once revoke has added
+ * REVOKE_BIAS, and the revoker then waits for @active to come down to
+ * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked file,
+ * find @active negative and take the slow path, revoke_refused() or
+ * revoke_left_dead().  The gate is annotated for lockdep as a read lock,
+ * like kernfs' active reference, of its domain's lock class (see
+ * revoke_domain_init()), so that a revoke that waits for a call of the
+ * revoker's own, or two methods revoking each other's domains, are
+ * reported.
+ *
+ * The gate is on every proxied call: a call costs the proxy's frame, one
+ * atomic increment whose old value is tested, one atomic decrement whose
+ * result's sign is tested, and two stores noting the calling task (see
+ * make bench).
+ *
+ * The file notes the tasks inside its calls, so that revoke can kick them
+ * out of an interruptible sleep in the driver (see revoke_kick()) without
+ * looking at any other task.  The call that finds the file idle, the
+ * common case, takes @caller: a store on entry and one on leaving.  A call
+ * that finds others in flight lists itself in @callers, under
+ * @callers_lock, out of line, unless it is nested in the task's own call
+ * that holds @caller (a splice calling ->read_iter).  @caller is stored
+ * after the increment, so a revoker may find a call counted and not noted
+ * yet: it kicks again while it waits (revoke_wait_calls()).  A task in
+ * nested calls (a driver calling into another revokable file, or into the
+ * same one through the VFS) is noted by each file.
+ */
+struct revoke_call {
+	/* the task in the call, if it is not revokable_file.caller */
+	struct task_struct *task;
+	/*
+	 * In revokable_file.callers, or empty for a call nested in the
+	 * task's own call that holds revokable_file.caller; unused if @task
+	 * is NULL.  Not first: GCC realigns the stack of every proxy for a
+	 * struct that starts with a 16-byte struct.
+	 */
+	struct list_head node;
+};
+
+/* The slow paths of the gate, in fs/revoke.c. */
+bool revoke_enter_busy(struct revokable_file *rf, int calls,
+		       struct revoke_call *call);
+void revoke_leave_busy(struct revokable_file *rf, struct revoke_call *call);
+void revoke_left_dead(struct revokable_file *rf);
+void revoke_refused(struct revokable_file *rf);
+
+static __always_inline void revoke_enter_idle(struct revokable_file *rf)
+{
+	WRITE_ONCE(rf->caller, current);
+	rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_);
+}
+
+static __always_inline void revoke_leave_idle(struct revokable_file *rf)
+{
+	rwsem_release(rf->dep_map, _RET_IP_);
+	WRITE_ONCE(rf->caller, NULL);
+	/* Fully ordered before revoke_left_dead() wakes the revokers. */
+	if (unlikely(atomic_add_negative(-1, &rf->active)))
+		revoke_left_dead(rf);
+}
+
+/*
+ * Enter and leave, for the methods written out.  Those REVOKE_PROXY()
+ * makes do the same with the idle case inline and the rest out of line.
+ */
+static __always_inline bool revoke_enter(struct revokable_file *rf,
+					 struct revoke_call *call)
+{
+	int calls = atomic_fetch_inc(&rf->active);
+
+	if (likely(!calls)) {
+		call->task = NULL;
+		revoke_enter_idle(rf);
+		return true;
+	}
+	return revoke_enter_busy(rf, calls, call);
+}
+
+static __always_inline void revoke_leave(struct revokable_file *rf,
+					 struct revoke_call *call)
+{
+	if (likely(!call->task))
+		revoke_leave_idle(rf);
+	else
+		revoke_leave_busy(rf, call);
+}
+
+/*
+ * The proxy methods: enter, call the driver, leave.  REVOKE_PROXY() writes
+ * one out from the driver's method's return type, the proxy's name, how
+ * to find the file's state from the arguments, what a revoked file
+ * returns, the driver's method, the prototype and the argument list.  The
+ * call that finds the file idle runs inline; any other, refused or finding
+ * calls in flight, is handed whole to a twin out of line (a tail call), so
+ * that the common path keeps nothing alive across the driver's method but
+ * the state.  Methods of other shapes are written out.
+ */
+#define PROTO(args...)	args
+#define ARGS(args...)	args
+
+#define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\
+static noinline ret_t revoke_##name##_busy(struct revokable_file *rf,	\
+					  int calls, proto)		\
+{									\
+	struct revoke_call call;					\
+	ret_t ret;							\
+									\
+	if (!revoke_enter_busy(rf, calls, &call))			\
+		return refused;						\
+	ret = method(args);						\
+	revoke_leave_busy(rf, &call);					\
+	return ret;							\
+}									\
+									\
+static ret_t revoke_##name(proto)					\
+{									\
+	struct revokable_file *rf = rf_of;				\
+	int calls = atomic_fetch_inc(&rf->active);			\
+	ret_t ret;							\
+									\
+	if (unlikely(calls))						\
+		return revoke_##name##_busy(rf, calls, args);		\
+	revoke_enter_idle(rf);						\
+	ret = method(args);						\
+	revoke_leave_idle(rf);						\
+	return ret;							\
+}
+
+/* The same, for a method that returns nothing. */
+#define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
+static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
+					  int calls, proto)		\
+{									\
+	struct revoke_call call;					\
+									\
+	if (!revoke_enter_busy(rf, calls, &call))			\
+		return;							\
+	method(args);							\
+	revoke_leave_busy(rf, &call);					\
+}									\
+									\
+static void revoke_##name(proto)					\
+{									\
+	struct revokable_file *rf = rf_of;				\
+	int calls = atomic_fetch_inc(&rf->active);			\
+									\
+	if (unlikely(calls)) {						\
+		revoke_##name##_busy(rf, calls, args);			\
+		return;							\
+	}								\
+	revoke_enter_idle(rf);						\
+	method(args);							\
+	revoke_leave_idle(rf);						\
+}
+
+/* fs/revoke.c: the state, revoking one file */
+void revoke_put(struct revokable_file *rf);
+int revoke_release(struct inode *inode, struct file *file);
+int revoke_calls_of(struct revokable_file *rf, struct task_struct *task);
+bool revoke_in_call(struct revokable_file *rf);
+int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
+	       bool killable);
+int revoke_wait_released(struct revokable_file *rf, bool killable);
+
+/*
+ * fs/revoke_domain.c.  The domain of an inode's O_REVOKABLE and
+ * FOP_REVOKABLE files, for revoke(2): see revoke_inode_domain_get().
+ */
+struct revoke_inode_domain {
+	struct rhash_head hash;
+	const struct inode *inode;
+	/* one per file in @domain, one per revoker looking at it */
+	refcount_t ref;
+	struct revoke_domain domain;
+	struct rcu_head rcu;
+};
+
+int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain);
+void revoke_domain_del(struct revokable_file *rf);
+bool revoke_in_domain_call(struct revoke_domain *d);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode);
+void revoke_inode_domain_put(struct revoke_inode_domain *id);
+#endif
+
+/* fs/revoke_fops.c */
+void revoke_proxy_init(struct file_operations *proxy,
+		       const struct file_operations *real);
+
+/* fs/revoke_poll.c */
+#define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
+			 EPOLLERR | EPOLLHUP)
+
+__poll_t revoke_poll_queued(struct revokable_file *rf, struct file *file,
+			    poll_table *pt);
+void revoke_poll_wake_driver(struct revokable_file *rf);
+void revoke_poll_unhook(struct revokable_file *rf);
+
+/* fs/revoke_mmap.c */
+#ifdef CONFIG_MMU
+struct revoke_vm {
+	spinlock_t lock;		/* protects @real and @mms */
+	/* the driver's vm_ops, the same for every mapping of the file */
+	const struct vm_operations_struct *real;
+	/* vma->vm_ops of the file's mappings: @real's, through the gate */
+	struct vm_operations_struct proxy;
+	/* address spaces that may be mapping the file, see revoke_unmap() */
+	struct list_head mms;
+};
+
+struct revoke_mm {
+	struct list_head node;
+	struct mm_struct *mm;
+};
+
+int revoke_mmap(struct file *file, struct vm_area_struct *vma);
+void revoke_unmap(struct revokable_file *rf);
+void revoke_vm_free(struct revoke_vm *vm);
+#if IS_ENABLED(CONFIG_KUNIT)
+int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm);
+#endif
+#else /* !CONFIG_MMU: the driver's mapping would outlive revoke */
+static inline int revoke_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return -ENODEV;
+}
+
+static inline void revoke_unmap(struct revokable_file *rf)
+{
+}
+
+static inline void revoke_vm_free(struct revoke_vm *vm)
+{
+}
+#endif
+
+#endif /* _FS_REVOKE_INTERNAL_H */

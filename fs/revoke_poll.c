@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Revokable files: poll forwarding.
+ *
+ * A driver's ->poll puts the poller on the driver's waitqueues, and its
+ * ->release may free them: a poller still there would then touch freed
+ * memory (the PSI bug, CVE-2023-54019).  So the proxy puts the poller on
+ * the file's own waitqueue, which lives as long as the file, and hangs a
+ * hook owned by the state on each driver waitqueue the driver polls with,
+ * to forward the driver's wakeups.  The hooks come off before the driver is
+ * released, revoked or not, and revoke wakes every poller.
+ *
+ * This file owns the hooks: adding them from the driver's ->poll,
+ * forwarding wakeups, letting go of a waitqueue the driver frees
+ * (POLLFREE), waking the driver's waitqueues for revoke, and taking the
+ * hooks off.  The poll proxy itself is in fs/revoke_fops.c.
+ *
+ * Copyright (C) 2026 The revokable files authors
+ */
+
+#include <linux/poll.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "revoke_internal.h"
+
+struct revoke_poll_hook {
+	/* in rf->poll_hooks: added under rf->poll_wq.lock, walked under RCU */
+	struct list_head node;
+	struct revokable_file *rf;
+	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
+	wait_queue_head_t *head;
+	wait_queue_entry_t wait;
+	struct rcu_head rcu;
+};
+
+/* The poll table the driver's ->poll gets: the caller's, redirected. */
+struct revoke_poll_table {
+	poll_table pt;
+	struct revokable_file *rf;
+	bool failed;
+};
+
+static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
+			    int sync, void *key)
+{
+	struct revoke_poll_hook *hook = container_of(wait, struct revoke_poll_hook,
+						     wait);
+	__poll_t mask = key_to_poll(key);
+
+	__wake_up(&hook->rf->poll_wq, mode, 1, poll_to_key(mask & ~POLLFREE));
+	if (!(mask & POLLFREE))
+		return 0;
+	/*
+	 * The driver frees the waitqueue after an RCU grace period (see
+	 * wake_up_pollfree()): let go of it as epoll does.  Setting ->head is
+	 * the last access, revoke_poll_unhook() may free the hook right after.
+	 */
+	list_del_init(&wait->entry);
+	/* Pairs with smp_load_acquire() in revoke_poll_unhook(). */
+	smp_store_release(&hook->head, NULL);
+	return 0;
+}
+
+static struct revoke_poll_hook *revoke_poll_hooked(struct revokable_file *rf,
+						   wait_queue_head_t *head)
+{
+	struct revoke_poll_hook *hook;
+
+	list_for_each_entry(hook, &rf->poll_hooks, node)
+		if (READ_ONCE(hook->head) == head)
+			return hook;
+	return NULL;
+}
+
+/* Take @hook off the driver's waitqueue, if the driver did not already. */
+static void revoke_poll_hook_del(struct revoke_poll_hook *hook)
+{
+	wait_queue_head_t *head;
+
+	/* A head the driver let go of is freed after RCU. */
+	rcu_read_lock();
+	/* Pairs with smp_store_release() in revoke_poll_wake(). */
+	head = smp_load_acquire(&hook->head);
+	if (head)
+		remove_wait_queue(head, &hook->wait);
+	rcu_read_unlock();
+}
+
+/*
+ * poll_wait() of the driver's ->poll: hook @head if it is not yet.  A hook
+ * goes on the driver's waitqueue before it is on rf->poll_hooks, where
+ * other pollers look for it: a poller that finds it there may sleep, the
+ * driver's wakeups reach it.  Hooks the driver let go of (POLLFREE) are
+ * freed here, so that their number stays that of the driver's waitqueues.
+ */
+static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
+			      poll_table *pt)
+{
+	struct revoke_poll_table *rpt = container_of(pt, struct revoke_poll_table,
+						     pt);
+	struct revokable_file *rf = rpt->rf;
+	struct revoke_poll_hook *hook, *old, *next;
+	unsigned long flags;
+	bool hooked;
+
+	spin_lock_irqsave(&rf->poll_wq.lock, flags);
+	hooked = revoke_poll_hooked(rf, head);
+	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	if (hooked)
+		return;
+
+	/* GFP_ATOMIC: a driver may hold a spinlock around poll_wait(). */
+	hook = kmalloc(sizeof(*hook), GFP_ATOMIC | __GFP_ACCOUNT);
+	if (!hook) {
+		rpt->failed = true;
+		return;
+	}
+	hook->rf = rf;
+	hook->head = head;
+	init_waitqueue_func_entry(&hook->wait, revoke_poll_wake);
+	/* Not under poll_wq.lock: revoke_poll_wake() nests it in head->lock. */
+	add_wait_queue(head, &hook->wait);
+
+	spin_lock_irqsave(&rf->poll_wq.lock, flags);
+	hooked = revoke_poll_hooked(rf, head);
+	if (!hooked)
+		list_add_rcu(&hook->node, &rf->poll_hooks);
+	list_for_each_entry_safe(old, next, &rf->poll_hooks, node) {
+		/* Pairs with smp_store_release() in revoke_poll_wake(). */
+		if (!smp_load_acquire(&old->head)) {
+			list_del_rcu(&old->node);
+			kfree_rcu(old, rcu);
+		}
+	}
+	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	if (hooked) {
+		/* Another poller hooked it meanwhile. */
+		revoke_poll_hook_del(hook);
+		kfree(hook);
+	}
+}
+
+/*
+ * The driver's ->poll, for a caller that queues itself: onto the file's
+ * waitqueue, not the driver's.  Called through the gate.
+ */
+__poll_t revoke_poll_queued(struct revokable_file *rf, struct file *file,
+			    poll_table *pt)
+{
+	struct revoke_poll_table rpt;
+	__poll_t ret;
+
+	poll_wait(file, &rf->poll_wq, pt);
+	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
+	rpt.pt._key = pt->_key;
+	rpt.rf = rf;
+	rpt.failed = false;
+	ret = rf->real->poll(file, &rpt.pt);
+	/* The poller could miss the driver's wakeups: tell it something is wrong. */
+	return rpt.failed ? ret | EPOLLERR : ret;
+}
+
+/*
+ * Wake the driver's waitqueues the file's pollers are hooked on, for a
+ * call in flight that sleeps on one of them until file_revoked().  Called
+ * with the gate closed; pollers in flight may still add hooks.
+ */
+void revoke_poll_wake_driver(struct revokable_file *rf)
+{
+	struct revoke_poll_hook *hook;
+	wait_queue_head_t *head;
+
+	/* A head the driver let go of is freed after RCU. */
+	rcu_read_lock();
+	list_for_each_entry_rcu(hook, &rf->poll_hooks, node) {
+		/* Pairs with smp_store_release() in revoke_poll_wake(). */
+		head = smp_load_acquire(&hook->head);
+		if (head)
+			wake_up_all(head);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Before the driver is released: no call is in flight and none can start,
+ * so no hook is added meanwhile, and revoke_poll_wake_driver() is done.
+ */
+void revoke_poll_unhook(struct revokable_file *rf)
+{
+	struct revoke_poll_hook *hook, *next;
+
+	list_for_each_entry_safe(hook, next, &rf->poll_hooks, node) {
+		revoke_poll_hook_del(hook);
+		kfree(hook);
+	}
+	INIT_LIST_HEAD(&rf->poll_hooks);
+}
