@@ -12,9 +12,11 @@
  * never get here.
  *
  * This file owns the state and its lifetime, the gate's slow paths,
- * revoking one file, releasing its driver, and revokeat().  Domains are in
- * fs/revoke_domain.c, the proxy methods in fs/revoke_fops.c,
- * fs/revoke_poll.c and fs/revoke_mmap.c; revoke_internal.h maps them.
+ * revoking one file, releasing its driver, the helpers a driver calls
+ * (file_revoked(), cancellations) and revokeat().  The gate's fast paths
+ * are in revoke_internal.h, which maps the other files: domains in
+ * fs/revoke_domain.c, the proxy methods in fs/revoke_fops.c and
+ * fs/revoke_mmap.c, poll forwarding in fs/revoke_poll.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
@@ -28,11 +30,13 @@
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/syscalls.h>
+#include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 
 #include "revoke_internal.h"
@@ -95,15 +99,17 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	spin_lock_init(&rf->callers_lock);
 	INIT_LIST_HEAD(&rf->callers);
 	revoke_proxy_init(&rf->proxy, rf->real);
-
-	err = revoke_domain_add(rf, domain);
-	if (err) {
-		kfree(rf);
-		return err;
-	}
 	file->f_op = &rf->proxy;
 	file->f_mode |= FMODE_REVOKABLE;
-	return 0;
+
+	/* Sets what comes from the domain: kick, dep_map, seq. */
+	err = revoke_domain_add(rf, domain);
+	if (err) {
+		file->f_mode &= ~FMODE_REVOKABLE;
+		file->f_op = rf->real;
+		kfree(rf);
+	}
+	return err;
 }
 EXPORT_SYMBOL_GPL(revoke_file_install);
 
@@ -159,7 +165,7 @@ static int revoke_wait(struct revokable_file *rf,
  * revoker or to the final fput(), wherever the call was (a page fault,
  * __fput()).
  */
-void revoke_left_dead(struct revokable_file *rf)
+noinline void revoke_left_dead(struct revokable_file *rf)
 {
 	/* The outermost of the method's own nested calls finishes. */
 	if (unlikely(READ_ONCE(rf->self) == current) &&
@@ -178,7 +184,7 @@ void revoke_left_dead(struct revokable_file *rf)
  * A call that came to a revoked file and did not reach the driver, or a
  * takedown that did (see revoke_enter_takedown()), leaves.
  */
-void revoke_refused(struct revokable_file *rf)
+noinline void revoke_refused(struct revokable_file *rf)
 {
 	atomic_dec(&rf->active);
 	/* Pairs with the barrier in the revokers' wait_var_event(). */
@@ -191,8 +197,8 @@ void revoke_refused(struct revokable_file *rf)
  * revoked, or in, listed among the callers.  A call nested in the task's
  * own call of the file, which holds @caller, is noted already.
  */
-bool revoke_enter_busy(struct revokable_file *rf, int calls,
-		       struct revoke_call *call)
+noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
+				struct revoke_call *call)
 {
 	if (calls < 0) {
 		revoke_refused(rf);
@@ -211,7 +217,8 @@ bool revoke_enter_busy(struct revokable_file *rf, int calls,
 	return true;
 }
 
-void revoke_leave_busy(struct revokable_file *rf, struct revoke_call *call)
+noinline void revoke_leave_busy(struct revokable_file *rf,
+				struct revoke_call *call)
 {
 	rwsem_release(rf->dep_map, _RET_IP_);
 	if (!list_empty(&call->node)) {
@@ -230,7 +237,7 @@ void revoke_leave_busy(struct revokable_file *rf, struct revoke_call *call)
  * file's ->write_iter, through the VFS) count one each.  @task is only
  * compared, never followed.
  */
-int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
+static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 {
 	struct revoke_call *call;
 	int calls = 0;
@@ -302,6 +309,12 @@ static void revoke_remove_locks(struct revokable_file *rf)
 	WRITE_ONCE(rf->teardown, NULL);
 }
 
+static void revoke_teardown(struct revokable_file *rf)
+{
+	revoke_unmap(rf);
+	revoke_remove_locks(rf);
+}
+
 /*
  * Final fput() of a revokable file: ->release of the proxy.  __fput() reads
  * file->f_op once more after it (fops_put()), so f_op is pointed away from
@@ -327,12 +340,6 @@ int revoke_release(struct inode *inode, struct file *file)
 	file->f_op = &revoke_released_fops;
 	revoke_put(rf);
 	return 0;
-}
-
-static void revoke_teardown(struct revokable_file *rf)
-{
-	revoke_unmap(rf);
-	revoke_remove_locks(rf);
 }
 
 /*
@@ -496,10 +503,8 @@ static void revoke_close(struct revokable_file *rf, int own)
 	if (wq_has_sleeper(&rf->poll_wq))
 		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
 	revoke_kick(rf, own + 1);
-	atomic_dec(&rf->active);
-	/* Pairs with the barrier in wait_var_event() of other revokers. */
-	smp_mb__after_atomic();
-	wake_up_var(&rf->active);
+	/* The kick leaves as a refused call does, waking other revokers. */
+	revoke_refused(rf);
 }
 
 /*
@@ -719,7 +724,6 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 	mutex_unlock(&rf->cancel_lock);
 }
 EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
-
 
 /*
  * revokeat(dfd, path, flags): revoke every revokable open file of the

@@ -7,15 +7,17 @@
  * when one of its objects is removed (debugfs, procfs, kernfs) embeds one
  * in that object.  This file owns a domain's list of files, the walk that
  * revokes them, the domain's own gate for the uses of its object that are
- * not calls on its files (opens above all), and its removal.  Revoking one
- * file is fs/revoke.c's.
+ * not calls on its files (opens above all), its removal, and
+ * revoke_inode(), for revoke(2).  Revoking one file is fs/revoke.c's.
  *
  * Copyright (C) 2026 The revokable files authors
  */
 
 #include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/init.h>
 #include <linux/mutex.h>
 #include <linux/rhashtable.h>
 #include <linux/sched.h>
@@ -129,9 +131,11 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	}
 
 	spin_lock(&domain->lock);
-	/* Never a per-inode domain. */
+	/* Never a per-inode domain: only embedded ones are removed. */
 	if (unlikely(atomic_read(&domain->users) < 0)) {
 		spin_unlock(&domain->lock);
+		if (id)
+			revoke_inode_domain_put(id);
 		return -ENOENT;
 	}
 	rf->domain = domain;
@@ -284,7 +288,7 @@ EXPORT_SYMBOL_GPL(revoke_domain_files);
  * REVOKE_BIAS, revokes the files and waits for the users who came before.
  * An open among them either put its file in the domain before the
  * removal took the files, or finds the domain closed in
- * revoke_file_install(), both under domain->lock.
+ * revoke_domain_add(), both under domain->lock.
  *
  * Unlike a file's gate, a use may last across system calls (a driver
  * that holds debugfs_file_get() from ->open to ->release), so the wait is

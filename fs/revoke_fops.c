@@ -4,10 +4,11 @@
  *
  * A revokable file's f_op is its proxy, a copy of the driver's methods in
  * which each method enters the file's gate, calls the driver's method and
- * leaves.  Most methods have that one shape and are written by
- * REVOKE_PROXY(); this file lists them, writes out the takedowns and the
- * methods that take two files, and fills the proxy of a file being opened
- * (revoke_proxy_init()).  The gate is in fs/revoke.c, poll forwarding in
+ * leaves.  Most methods have that one shape and are made by REVOKE_PROXY()
+ * (revoke_internal.h) from a list here; the takedowns have a macro of
+ * their own, and the methods that take two files are written out.
+ * revoke_proxy_init() fills the proxy of a file being opened.  The gate
+ * is in revoke_internal.h and fs/revoke.c, poll forwarding in
  * fs/revoke_poll.c, the mmap proxy in fs/revoke_mmap.c.
  *
  * Copyright (C) 2026 The revokable files authors
@@ -25,6 +26,33 @@
 static ssize_t revoked_read(struct file *file)
 {
 	return S_ISCHR(file_inode(file)->i_mode) ? 0 : -EIO;
+}
+
+/* REVOKE_PROXY(), for a method that returns nothing. */
+#define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
+static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
+					  int calls, proto)		\
+{									\
+	struct revoke_call call;					\
+									\
+	if (!revoke_enter_busy(rf, calls, &call))			\
+		return;							\
+	method(args);							\
+	revoke_leave_busy(rf, &call);					\
+}									\
+									\
+static void revoke_##name(proto)					\
+{									\
+	struct revokable_file *rf = rf_of;				\
+	int calls = atomic_fetch_inc(&rf->active);			\
+									\
+	if (unlikely(calls)) {						\
+		revoke_##name##_busy(rf, calls, args);			\
+		return;							\
+	}								\
+	revoke_enter_idle(rf);						\
+	method(args);							\
+	revoke_leave_idle(rf);						\
 }
 
 REVOKE_PROXY(loff_t, llseek, file_revokable(file), -EIO, rf->real->llseek,
@@ -146,8 +174,11 @@ static void revoke_leave_takedown(struct revokable_file *rf,
 }
 
 /*
- * A takedown method: REVOKE_PROXY() for a method that takes down what the
- * file set up when @takedown is true.  Never nested, so written out whole.
+ * A takedown method: enter, call the driver, leave, as REVOKE_PROXY()
+ * does, but through revoke_enter_takedown(), which lets the call through
+ * a closed gate when @takedown is true; @refused is what a refused call
+ * returns.  Not a hot path: no inline fast case.  The method's file is
+ * its argument @file.
  */
 #define REVOKE_PROXY_TAKEDOWN(name, takedown, refused, method, proto, args) \
 static int revoke_##name(proto)						\
@@ -224,6 +255,36 @@ REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
 #endif
 
 /*
+ * The methods that take two files (copy, clone, dedupe) enter both gates,
+ * in the order of their arguments; a NULL state is a file that is not
+ * revokable.  False, having entered neither, if either file is revoked.
+ */
+static bool revoke_enter_both(struct revokable_file *in,
+			      struct revoke_call *call_in,
+			      struct revokable_file *out,
+			      struct revoke_call *call_out)
+{
+	if (in && !revoke_enter(in, call_in))
+		return false;
+	if (!out || revoke_enter(out, call_out))
+		return true;
+	if (in)
+		revoke_leave(in, call_in);
+	return false;
+}
+
+static void revoke_leave_both(struct revokable_file *in,
+			      struct revoke_call *call_in,
+			      struct revokable_file *out,
+			      struct revoke_call *call_out)
+{
+	if (out)
+		revoke_leave(out, call_out);
+	if (in)
+		revoke_leave(in, call_in);
+}
+
+/*
  * The VFS calls copy_file_range only when both files have the same method.
  * Every proxy has the same one, so compare the drivers' methods here, once
  * both gates are held (a revoked driver may be gone).
@@ -234,20 +295,15 @@ static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable(file_in);
 	struct revokable_file *out = file_revokable(file_out);
-	struct revoke_call call __uninitialized, call_out __uninitialized;
-	ssize_t ret = -EIO;
+	struct revoke_call call_in __uninitialized, call_out __uninitialized;
+	ssize_t ret = -EXDEV;
 
-	if (!revoke_enter(in, &call))
+	if (!revoke_enter_both(in, &call_in, out, &call_out))
 		return -EIO;
-	if (revoke_enter(out, &call_out)) {
-		ret = -EXDEV;
-		if (in->real->copy_file_range == out->real->copy_file_range)
-			ret = out->real->copy_file_range(file_in, pos_in,
-							 file_out, pos_out,
-							 len, flags);
-		revoke_leave(out, &call_out);
-	}
-	revoke_leave(in, &call);
+	if (in->real->copy_file_range == out->real->copy_file_range)
+		ret = out->real->copy_file_range(file_in, pos_in, file_out,
+						 pos_out, len, flags);
+	revoke_leave_both(in, &call_in, out, &call_out);
 	return ret;
 }
 
@@ -258,24 +314,18 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 {
 	struct revokable_file *in = file_revokable_or_null(file_in);
 	struct revokable_file *out = file_revokable_or_null(file_out);
-	struct revoke_call call __uninitialized, call_out __uninitialized;
+	struct revoke_call call_in __uninitialized, call_out __uninitialized;
 	const struct file_operations *real;
-	loff_t ret = -EIO;
+	loff_t ret = -EXDEV;
 
-	if (in && !revoke_enter(in, &call))
+	if (!revoke_enter_both(in, &call_in, out, &call_out))
 		return -EIO;
-	if (!out || revoke_enter(out, &call_out)) {
-		real = (in ?: out)->real;
-		ret = -EXDEV;
-		if (!in || !out || in->real->remap_file_range ==
-				   out->real->remap_file_range)
-			ret = real->remap_file_range(file_in, pos_in, file_out,
-						     pos_out, len, remap_flags);
-		if (out)
-			revoke_leave(out, &call_out);
-	}
-	if (in)
-		revoke_leave(in, &call);
+	real = (in ?: out)->real;
+	if (!in || !out ||
+	    in->real->remap_file_range == out->real->remap_file_range)
+		ret = real->remap_file_range(file_in, pos_in, file_out, pos_out,
+					     len, remap_flags);
+	revoke_leave_both(in, &call_in, out, &call_out);
 	return ret;
 }
 
@@ -287,6 +337,9 @@ REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), -EIO,
 	     rf->real->uring_cmd,
 	     PROTO(struct io_uring_cmd *ioucmd, unsigned int issue_flags),
 	     ARGS(ioucmd, issue_flags));
+
+/* @proxy's method @m: the proxy's if @real has @m, else NULL. */
+#define REVOKE_METHOD(m)	(proxy->m = real->m ? revoke_##m : NULL)
 
 /*
  * Fill @proxy with a method for each method @real has, and only those, so
@@ -311,33 +364,33 @@ void revoke_proxy_init(struct file_operations *proxy,
 		.release	= revoke_release,
 		.check_flags	= real->check_flags,
 	};
-	proxy->llseek = real->llseek ? revoke_llseek : NULL;
-	proxy->read = real->read ? revoke_read : NULL;
-	proxy->write = real->write ? revoke_write : NULL;
-	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
-	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
-	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
-	proxy->poll = real->poll ? revoke_poll : NULL;
-	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
-	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
-	proxy->mmap = real->mmap ? revoke_mmap : NULL;
-	proxy->flush = real->flush ? revoke_flush : NULL;
-	proxy->fsync = real->fsync ? revoke_fsync : NULL;
-	proxy->fasync = real->fasync ? revoke_fasync : NULL;
-	proxy->lock = real->lock ? revoke_lock : NULL;
-	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
-	proxy->flock = real->flock ? revoke_flock : NULL;
-	proxy->splice_write = real->splice_write ? revoke_splice_write : NULL;
-	proxy->splice_read = real->splice_read ? revoke_splice_read : NULL;
-	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
-	proxy->setlease = real->setlease ? revoke_setlease : NULL;
-	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;
-	proxy->show_fdinfo = real->show_fdinfo ? revoke_show_fdinfo : NULL;
+	REVOKE_METHOD(llseek);
+	REVOKE_METHOD(read);
+	REVOKE_METHOD(write);
+	REVOKE_METHOD(read_iter);
+	REVOKE_METHOD(write_iter);
+	REVOKE_METHOD(iterate_shared);
+	REVOKE_METHOD(poll);
+	REVOKE_METHOD(unlocked_ioctl);
+	REVOKE_METHOD(compat_ioctl);
+	REVOKE_METHOD(mmap);
+	REVOKE_METHOD(flush);
+	REVOKE_METHOD(fsync);
+	REVOKE_METHOD(fasync);
+	REVOKE_METHOD(lock);
+	REVOKE_METHOD(get_unmapped_area);
+	REVOKE_METHOD(flock);
+	REVOKE_METHOD(splice_write);
+	REVOKE_METHOD(splice_read);
+	REVOKE_METHOD(splice_eof);
+	REVOKE_METHOD(setlease);
+	REVOKE_METHOD(fallocate);
+	REVOKE_METHOD(show_fdinfo);
 #ifndef CONFIG_MMU
-	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_mmap_capabilities : NULL;
+	REVOKE_METHOD(mmap_capabilities);
 #endif
-	proxy->copy_file_range = real->copy_file_range ? revoke_copy_file_range : NULL;
-	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
-	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
-	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
+	REVOKE_METHOD(copy_file_range);
+	REVOKE_METHOD(remap_file_range);
+	REVOKE_METHOD(fadvise);
+	REVOKE_METHOD(uring_cmd);
 }

@@ -2,8 +2,9 @@
 /*
  * Revokable files: what the parts of the core share.
  *
- *   fs/revoke.c          the state of a revokable file, its gate, revoking
- *                        it, releasing its driver, and revokeat()
+ *   fs/revoke.c          the state of a revokable file, the gate's slow
+ *                        paths, revoking a file, releasing its driver,
+ *                        and revokeat(); the fast paths are here
  *   fs/revoke_domain.c   domains: the files revoked together
  *   fs/revoke_fops.c     the file_operations proxy
  *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
@@ -39,14 +40,13 @@ enum {
 	REVOKE_DONE,		/* ... and has returned */
 };
 
+/* What poll returns on a revoked file, and the wakeup revoke gives pollers. */
+#define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
+			 EPOLLERR | EPOLLHUP)
+
 struct revoke_inode_domain;
 struct revoke_vm;
 
-/*
- * The state of one revokable file.  Allocated at open, freed at the final
- * fput() (revoke_release()), or later, when the last revoker looking at it
- * lets go.  Nothing else holds it: no worker, no timer.
- */
 /*
  * The state of one revokable file.  Allocated at open, freed at the final
  * fput() (revoke_release()), or later, when the last revoker looking at it
@@ -86,7 +86,7 @@ struct revokable_file {
 	struct revoke_vm *vm;
 	/* pollers wait here, never on the driver's waitqueues */
 	wait_queue_head_t poll_wq;
-	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll() */
+	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll_queue() */
 	struct list_head poll_hooks;
 	/* the domain's kick hook, see revoke_kick() */
 	void (*kick)(struct file *file);
@@ -126,8 +126,7 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
  *
  * The gate is on every proxied call: a call costs the proxy's frame, one
  * atomic increment whose old value is tested, one atomic decrement whose
- * result's sign is tested, and two stores noting the calling task (see
- * make bench).
+ * result's sign is tested, and two stores noting the calling task.
  *
  * The file notes the tasks inside its calls, so that revoke can kick them
  * out of an interruptible sleep in the driver (see revoke_kick()) without
@@ -209,7 +208,8 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
  * call that finds the file idle runs inline; any other, refused or finding
  * calls in flight, is handed whole to a twin out of line (a tail call), so
  * that the common path keeps nothing alive across the driver's method but
- * the state.  Methods of other shapes are written out.
+ * the state.  The takedowns have a macro of their own, in fs/revoke_fops.c;
+ * methods of other shapes are written out.
  */
 #define PROTO(args...)	args
 #define ARGS(args...)	args
@@ -242,37 +242,9 @@ static ret_t revoke_##name(proto)					\
 	return ret;							\
 }
 
-/* The same, for a method that returns nothing. */
-#define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
-static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
-					  int calls, proto)		\
-{									\
-	struct revoke_call call;					\
-									\
-	if (!revoke_enter_busy(rf, calls, &call))			\
-		return;							\
-	method(args);							\
-	revoke_leave_busy(rf, &call);					\
-}									\
-									\
-static void revoke_##name(proto)					\
-{									\
-	struct revokable_file *rf = rf_of;				\
-	int calls = atomic_fetch_inc(&rf->active);			\
-									\
-	if (unlikely(calls)) {						\
-		revoke_##name##_busy(rf, calls, args);			\
-		return;							\
-	}								\
-	revoke_enter_idle(rf);						\
-	method(args);							\
-	revoke_leave_idle(rf);						\
-}
-
 /* fs/revoke.c: the state, revoking one file */
 void revoke_put(struct revokable_file *rf);
 int revoke_release(struct inode *inode, struct file *file);
-int revoke_calls_of(struct revokable_file *rf, struct task_struct *task);
 bool revoke_in_call(struct revokable_file *rf);
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable);
@@ -304,9 +276,6 @@ void revoke_proxy_init(struct file_operations *proxy,
 		       const struct file_operations *real);
 
 /* fs/revoke_poll.c */
-#define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
-			 EPOLLERR | EPOLLHUP)
-
 __poll_t revoke_poll_queued(struct revokable_file *rf, struct file *file,
 			    poll_table *pt);
 void revoke_poll_wake_driver(struct revokable_file *rf);
@@ -322,11 +291,6 @@ struct revoke_vm {
 	struct vm_operations_struct proxy;
 	/* address spaces that may be mapping the file, see revoke_unmap() */
 	struct list_head mms;
-};
-
-struct revoke_mm {
-	struct list_head node;
-	struct mm_struct *mm;
 };
 
 int revoke_mmap(struct file *file, struct vm_area_struct *vma);

@@ -19,6 +19,7 @@
  */
 
 #include <linux/poll.h>
+#include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -59,7 +60,7 @@ static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 	 * the last access, revoke_poll_unhook() may free the hook right after.
 	 */
 	list_del_init(&wait->entry);
-	/* Pairs with smp_load_acquire() in revoke_poll_unhook(). */
+	/* Pairs with smp_load_acquire() in revoke_poll_hook_del(). */
 	smp_store_release(&hook->head, NULL);
 	return 0;
 }
@@ -147,8 +148,8 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
  * The driver's ->poll, for a caller that queues itself: onto the file's
  * waitqueue, not the driver's.  Called through the gate.
  */
-__poll_t revoke_poll_queued(struct revokable_file *rf, struct file *file,
-			    poll_table *pt)
+noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
+				     struct file *file, poll_table *pt)
 {
 	struct revoke_poll_table rpt;
 	__poll_t ret;

@@ -1,10 +1,10 @@
 # Report of kit/trace: instructions per function of each traced call, what
 # the patched kernel adds to the base one, what O_REVOKABLE adds to a plain
 # file, and the steps of the proxy method it adds, from the inline chain
-# of each instruction in a copy of fs/revoke.o compiled with -g (-g does
-# not change the code GCC generates).
+# of each instruction in copies of the core's objects (fs/revoke*.o)
+# compiled with -g (-g does not change the code GCC generates).
 #
-# usage: trace-report.py REVOKE_G_O NAME=VMLINUX,LABELS,PCS...
+# usage: trace-report.py OBJ[,OBJ...] NAME=VMLINUX,LABELS,PCS...
 # LABELS: revoke_bench --trace output; PCS: kit/trace-step.py output.
 import bisect
 import collections
@@ -55,22 +55,25 @@ def per_function(syms, pcs):
 
 
 class Steps:
-    """Steps of an fs/revoke.c function: a function it inlined, or a line."""
+    """Steps of a function of the core: a function it inlined, or a line."""
 
-    def __init__(self, obj, kernel_syms):
-        self.obj = obj
-        self.syms = Symbols(obj)
-        self.same = {n for n, s in self.syms.size.items()
-                     if kernel_syms.size.get(n) == s}
+    def __init__(self, objs, kernel_syms):
+        self.obj = {}
+        for obj in objs:
+            syms = Symbols(obj)
+            for n, s in syms.size.items():
+                if kernel_syms.size.get(n) == s:
+                    self.obj[n] = (obj, syms)
         self.cache = {}
 
     def step(self, func, offset):
-        if func not in self.same:
+        if func not in self.obj:
             return None
+        obj, syms = self.obj[func]
         key = (func, offset)
         if key not in self.cache:
-            addr = self.syms.start[self.syms.name.index(func)] + offset
-            out = run("addr2line", "-i", "-f", "-e", self.obj,
+            addr = syms.start[syms.name.index(func)] + offset
+            out = run("addr2line", "-i", "-f", "-e", obj,
                       "%#x" % addr).splitlines()
             # innermost first: the last pair is @func's own line, the one
             # before it the function @func inlined there
@@ -97,11 +100,11 @@ def show_diff(title, a, b):
 
 
 def main():
-    steps_obj, specs = sys.argv[1], sys.argv[2:]
+    steps_objs, specs = sys.argv[1].split(","), sys.argv[2:]
     kernels = [read_kernel(spec) for spec in specs]
     byname = {name: (syms, calls) for name, syms, calls in kernels}
     psyms, pcalls = byname["patched"]
-    steps = Steps(steps_obj, psyms)
+    steps = Steps(steps_objs, psyms)
 
     for op, file, mode in pcalls:
         if mode != "plain":

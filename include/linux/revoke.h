@@ -27,7 +27,7 @@
  * @users: uses of the domain's object that are not calls on its files,
  *	see revoke_domain_enter(); negative once revoke_domain_remove() ran
  *
- * revoke(2) uses a domain per inode, kept by fs/revoke.c.  A filesystem
+ * revoke(2) uses a domain per inode, kept by fs/revoke_domain.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
  * procfs, kernfs) embeds a domain in that object, opens files inside
  * revoke_domain_enter() and revoke_domain_leave(), puts them in the domain
