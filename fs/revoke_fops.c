@@ -338,9 +338,6 @@ REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), -EIO,
 	     PROTO(struct io_uring_cmd *ioucmd, unsigned int issue_flags),
 	     ARGS(ioucmd, issue_flags));
 
-/* @proxy's method @m: the proxy's if @real has @m, else NULL. */
-#define REVOKE_METHOD(m)	(proxy->m = real->m ? revoke_##m : NULL)
-
 /*
  * Fill @proxy with a method for each method @real has, and only those, so
  * that the VFS decides as it would for @real (FMODE_CAN_READ, FMODE_LSEEK,
@@ -364,33 +361,33 @@ void revoke_proxy_init(struct file_operations *proxy,
 		.release	= revoke_release,
 		.check_flags	= real->check_flags,
 	};
-	REVOKE_METHOD(llseek);
-	REVOKE_METHOD(read);
-	REVOKE_METHOD(write);
-	REVOKE_METHOD(read_iter);
-	REVOKE_METHOD(write_iter);
-	REVOKE_METHOD(iterate_shared);
-	REVOKE_METHOD(poll);
-	REVOKE_METHOD(unlocked_ioctl);
-	REVOKE_METHOD(compat_ioctl);
-	REVOKE_METHOD(mmap);
-	REVOKE_METHOD(flush);
-	REVOKE_METHOD(fsync);
-	REVOKE_METHOD(fasync);
-	REVOKE_METHOD(lock);
-	REVOKE_METHOD(get_unmapped_area);
-	REVOKE_METHOD(flock);
-	REVOKE_METHOD(splice_write);
-	REVOKE_METHOD(splice_read);
-	REVOKE_METHOD(splice_eof);
-	REVOKE_METHOD(setlease);
-	REVOKE_METHOD(fallocate);
-	REVOKE_METHOD(show_fdinfo);
+	proxy->llseek = real->llseek ? revoke_llseek : NULL;
+	proxy->read = real->read ? revoke_read : NULL;
+	proxy->write = real->write ? revoke_write : NULL;
+	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
+	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
+	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
+	proxy->poll = real->poll ? revoke_poll : NULL;
+	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
+	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
+	proxy->mmap = real->mmap ? revoke_mmap : NULL;
+	proxy->flush = real->flush ? revoke_flush : NULL;
+	proxy->fsync = real->fsync ? revoke_fsync : NULL;
+	proxy->fasync = real->fasync ? revoke_fasync : NULL;
+	proxy->lock = real->lock ? revoke_lock : NULL;
+	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
+	proxy->flock = real->flock ? revoke_flock : NULL;
+	proxy->splice_write = real->splice_write ? revoke_splice_write : NULL;
+	proxy->splice_read = real->splice_read ? revoke_splice_read : NULL;
+	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
+	proxy->setlease = real->setlease ? revoke_setlease : NULL;
+	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;
+	proxy->show_fdinfo = real->show_fdinfo ? revoke_show_fdinfo : NULL;
 #ifndef CONFIG_MMU
-	REVOKE_METHOD(mmap_capabilities);
+	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_mmap_capabilities : NULL;
 #endif
-	REVOKE_METHOD(copy_file_range);
-	REVOKE_METHOD(remap_file_range);
-	REVOKE_METHOD(fadvise);
-	REVOKE_METHOD(uring_cmd);
+	proxy->copy_file_range = real->copy_file_range ? revoke_copy_file_range : NULL;
+	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
+	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
+	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
 }

@@ -89,9 +89,6 @@ REVOKE_PROXY(struct mempolicy *, vm_get_policy, vma_revokable(vma), NULL,
 	     ARGS(vma, addr, ilx));
 #endif
 
-/* @proxy's method @m: the proxy's if @real has @m, else NULL. */
-#define REVOKE_VM_METHOD(m)	(proxy->m = real->m ? revoke_vm_##m : NULL)
-
 /*
  * As revoke_proxy_init(), for vm_ops; false if @real has a method that
  * cannot be gated.  ->map_pages is left out: it runs under RCU, and a
@@ -104,16 +101,16 @@ static bool revoke_vm_proxy_init(struct vm_operations_struct *proxy,
 	    real->name || real->find_special_page)
 		return false;
 	*proxy = (struct vm_operations_struct) {};
-	REVOKE_VM_METHOD(mprotect);
-	REVOKE_VM_METHOD(fault);
-	REVOKE_VM_METHOD(huge_fault);
-	REVOKE_VM_METHOD(pagesize);
-	REVOKE_VM_METHOD(page_mkwrite);
-	REVOKE_VM_METHOD(pfn_mkwrite);
-	REVOKE_VM_METHOD(access);
+	proxy->mprotect = real->mprotect ? revoke_vm_mprotect : NULL;
+	proxy->fault = real->fault ? revoke_vm_fault : NULL;
+	proxy->huge_fault = real->huge_fault ? revoke_vm_huge_fault : NULL;
+	proxy->pagesize = real->pagesize ? revoke_vm_pagesize : NULL;
+	proxy->page_mkwrite = real->page_mkwrite ? revoke_vm_page_mkwrite : NULL;
+	proxy->pfn_mkwrite = real->pfn_mkwrite ? revoke_vm_pfn_mkwrite : NULL;
+	proxy->access = real->access ? revoke_vm_access : NULL;
 #ifdef CONFIG_NUMA
-	REVOKE_VM_METHOD(set_policy);
-	REVOKE_VM_METHOD(get_policy);
+	proxy->set_policy = real->set_policy ? revoke_vm_set_policy : NULL;
+	proxy->get_policy = real->get_policy ? revoke_vm_get_policy : NULL;
 #endif
 	return true;
 }
