@@ -499,9 +499,13 @@ static int revoke_wait_calls(struct revokable_file *rf,
 static void revoke_close(struct revokable_file *rf, int own)
 {
 	atomic_add(REVOKE_BIAS + 1, &rf->active);
-	/* Every poller, exclusive or not, polls again and finds it revoked. */
+	/*
+	 * Every poller, exclusive or not, polls again and finds it revoked,
+	 * whatever events it waits for.
+	 */
 	if (wq_has_sleeper(&rf->poll_wq))
-		__wake_up(&rf->poll_wq, TASK_NORMAL, 0, poll_to_key(REVOKED_POLL));
+		__wake_up(&rf->poll_wq, TASK_NORMAL, 0,
+			  poll_to_key(REVOKED_POLL | rf->results->poll));
 	revoke_kick(rf, own + 1);
 	/* The kick leaves as a refused call does, waking other revokers. */
 	revoke_refused(rf);

@@ -111,9 +111,32 @@ void __revoke_domain_init(struct revoke_domain *domain,
 	INIT_LIST_HEAD(&domain->files);
 	domain->seq = 0;
 	domain->kick = NULL;
+	domain->results = NULL;
 	atomic_set(&domain->users, 0);
 }
 EXPORT_SYMBOL_GPL(__revoke_domain_init);
+
+/*
+ * What the calls of a revoked file return, unless its domain says
+ * otherwise: a character device reads as end of file, like a hung-up tty.
+ */
+const struct revoke_results revoke_results = {
+	.error	= -EIO,
+	.read	= -EIO,
+	.llseek	= -EIO,
+	.ioctl	= -EIO,
+	.mmap	= -ENODEV,
+	.poll	= REVOKED_POLL,
+};
+
+const struct revoke_results revoke_chrdev_results = {
+	.error	= -EIO,
+	.read	= 0,
+	.llseek	= -EIO,
+	.ioctl	= -EIO,
+	.mmap	= -ENODEV,
+	.poll	= REVOKED_POLL,
+};
 
 /*
  * Put @rf, being installed, in @domain, or in its inode's domain if @domain
@@ -142,6 +165,10 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->inode_domain = id;
 	rf->seq = ++domain->seq;
 	rf->kick = domain->kick;
+	rf->results = domain->results;
+	if (!rf->results)
+		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
+			      &revoke_chrdev_results : &revoke_results;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	rf->dep_map = domain->dep_map;
 #endif

@@ -22,12 +22,6 @@
 
 #include "revoke_internal.h"
 
-/* A revoked character device reads as end of file, like a hung-up tty. */
-static ssize_t revoked_read(struct file *file)
-{
-	return S_ISCHR(file_inode(file)->i_mode) ? 0 : -EIO;
-}
-
 /* REVOKE_PROXY(), for a method that returns nothing. */
 #define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
 static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
@@ -55,32 +49,35 @@ static void revoke_##name(proto)					\
 	revoke_leave_idle(rf);						\
 }
 
-REVOKE_PROXY(loff_t, llseek, file_revokable(file), -EIO, rf->real->llseek,
+REVOKE_PROXY(loff_t, llseek, file_revokable(file), rf->results->llseek,
+	     rf->real->llseek,
 	     PROTO(struct file *file, loff_t offset, int whence),
 	     ARGS(file, offset, whence));
 
-REVOKE_PROXY(ssize_t, read, file_revokable(file), revoked_read(file),
+REVOKE_PROXY(ssize_t, read, file_revokable(file), rf->results->read,
 	     rf->real->read,
 	     PROTO(struct file *file, char __user *buf, size_t len,
 		   loff_t *pos),
 	     ARGS(file, buf, len, pos));
 
-REVOKE_PROXY(ssize_t, write, file_revokable(file), -EIO, rf->real->write,
+REVOKE_PROXY(ssize_t, write, file_revokable(file), rf->results->error,
+	     rf->real->write,
 	     PROTO(struct file *file, const char __user *buf, size_t len,
 		   loff_t *pos),
 	     ARGS(file, buf, len, pos));
 
 REVOKE_PROXY(ssize_t, read_iter, file_revokable(iocb->ki_filp),
-	     revoked_read(iocb->ki_filp), rf->real->read_iter,
+	     rf->results->read, rf->real->read_iter,
 	     PROTO(struct kiocb *iocb, struct iov_iter *to),
 	     ARGS(iocb, to));
 
-REVOKE_PROXY(ssize_t, write_iter, file_revokable(iocb->ki_filp), -EIO,
+REVOKE_PROXY(ssize_t, write_iter, file_revokable(iocb->ki_filp),
+	     rf->results->error,
 	     rf->real->write_iter,
 	     PROTO(struct kiocb *iocb, struct iov_iter *from),
 	     ARGS(iocb, from));
 
-REVOKE_PROXY(int, iterate_shared, file_revokable(file), -EIO,
+REVOKE_PROXY(int, iterate_shared, file_revokable(file), rf->results->error,
 	     rf->real->iterate_shared,
 	     PROTO(struct file *file, struct dir_context *ctx),
 	     ARGS(file, ctx));
@@ -101,17 +98,17 @@ static __always_inline __poll_t revoke_poll_driver(struct file *file,
 	return rf->real->poll(file, pt);
 }
 
-REVOKE_PROXY(__poll_t, poll, file_revokable(file), REVOKED_POLL,
+REVOKE_PROXY(__poll_t, poll, file_revokable(file), rf->results->poll,
 	     revoke_poll_driver,
 	     PROTO(struct file *file, struct poll_table_struct *pt),
 	     ARGS(file, pt));
 
-REVOKE_PROXY(long, unlocked_ioctl, file_revokable(file), -EIO,
+REVOKE_PROXY(long, unlocked_ioctl, file_revokable(file), rf->results->ioctl,
 	     rf->real->unlocked_ioctl,
 	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
 	     ARGS(file, cmd, arg));
 
-REVOKE_PROXY(long, compat_ioctl, file_revokable(file), -EIO,
+REVOKE_PROXY(long, compat_ioctl, file_revokable(file), rf->results->ioctl,
 	     rf->real->compat_ioctl,
 	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
 	     ARGS(file, cmd, arg));
@@ -120,7 +117,8 @@ REVOKE_PROXY(int, flush, file_revokable(file), 0, rf->real->flush,
 	     PROTO(struct file *file, fl_owner_t id),
 	     ARGS(file, id));
 
-REVOKE_PROXY(int, fsync, file_revokable(file), -EIO, rf->real->fsync,
+REVOKE_PROXY(int, fsync, file_revokable(file), rf->results->error,
+	     rf->real->fsync,
 	     PROTO(struct file *file, loff_t start, loff_t end, int datasync),
 	     ARGS(file, start, end, datasync));
 
@@ -200,36 +198,41 @@ static int revoke_##name(proto)						\
  * The driver's fasync_helper() sets and clears FASYNC, not F_SETFL
  * (SETFL_MASK leaves it out): once the driver is released, FASYNC is off.
  */
-REVOKE_PROXY_TAKEDOWN(fasync, !on, on ? -EIO : 0, rf->real->fasync,
+REVOKE_PROXY_TAKEDOWN(fasync, !on, on ? rf->results->error : 0,
+		      rf->real->fasync,
 		      PROTO(int fd, struct file *file, int on),
 		      ARGS(fd, file, on));
 
-REVOKE_PROXY_TAKEDOWN(lock, lock_is_unlock(fl), -EIO, rf->real->lock,
+REVOKE_PROXY_TAKEDOWN(lock, lock_is_unlock(fl), rf->results->error,
+		      rf->real->lock,
 		      PROTO(struct file *file, int cmd, struct file_lock *fl),
 		      ARGS(file, cmd, fl));
 
-REVOKE_PROXY_TAKEDOWN(flock, lock_is_unlock(fl), -EIO, rf->real->flock,
+REVOKE_PROXY_TAKEDOWN(flock, lock_is_unlock(fl), rf->results->error,
+		      rf->real->flock,
 		      PROTO(struct file *file, int cmd, struct file_lock *fl),
 		      ARGS(file, cmd, fl));
 
-REVOKE_PROXY_TAKEDOWN(setlease, arg == F_UNLCK, -EIO, rf->real->setlease,
+REVOKE_PROXY_TAKEDOWN(setlease, arg == F_UNLCK, rf->results->error,
+		      rf->real->setlease,
 		      PROTO(struct file *file, int arg,
 			    struct file_lease **flp, void **priv),
 		      ARGS(file, arg, flp, priv));
 
-REVOKE_PROXY(unsigned long, get_unmapped_area, file_revokable(file), -ENODEV,
+REVOKE_PROXY(unsigned long, get_unmapped_area, file_revokable(file),
+	     rf->results->mmap,
 	     rf->real->get_unmapped_area,
 	     PROTO(struct file *file, unsigned long addr, unsigned long len,
 		   unsigned long pgoff, unsigned long flags),
 	     ARGS(file, addr, len, pgoff, flags));
 
-REVOKE_PROXY(ssize_t, splice_write, file_revokable(file), -EIO,
+REVOKE_PROXY(ssize_t, splice_write, file_revokable(file), rf->results->error,
 	     rf->real->splice_write,
 	     PROTO(struct pipe_inode_info *pipe, struct file *file, loff_t *pos,
 		   size_t len, unsigned int flags),
 	     ARGS(pipe, file, pos, len, flags));
 
-REVOKE_PROXY(ssize_t, splice_read, file_revokable(file), revoked_read(file),
+REVOKE_PROXY(ssize_t, splice_read, file_revokable(file), rf->results->read,
 	     rf->real->splice_read,
 	     PROTO(struct file *file, loff_t *pos, struct pipe_inode_info *pipe,
 		   size_t len, unsigned int flags),
@@ -239,7 +242,8 @@ REVOKE_PROXY_VOID(splice_eof, file_revokable(file), rf->real->splice_eof,
 		  PROTO(struct file *file),
 		  ARGS(file));
 
-REVOKE_PROXY(long, fallocate, file_revokable(file), -EIO, rf->real->fallocate,
+REVOKE_PROXY(long, fallocate, file_revokable(file), rf->results->error,
+	     rf->real->fallocate,
 	     PROTO(struct file *file, int mode, loff_t offset, loff_t len),
 	     ARGS(file, mode, offset, len));
 
@@ -257,20 +261,21 @@ REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
 /*
  * The methods that take two files (copy, clone, dedupe) enter both gates,
  * in the order of their arguments; a NULL state is a file that is not
- * revokable.  False, having entered neither, if either file is revoked.
+ * revokable.  0, or what the revoked one of the two returns, having
+ * entered neither.
  */
-static bool revoke_enter_both(struct revokable_file *in,
-			      struct revoke_call *call_in,
-			      struct revokable_file *out,
-			      struct revoke_call *call_out)
+static int revoke_enter_both(struct revokable_file *in,
+			     struct revoke_call *call_in,
+			     struct revokable_file *out,
+			     struct revoke_call *call_out)
 {
 	if (in && !revoke_enter(in, call_in))
-		return false;
+		return in->results->error;
 	if (!out || revoke_enter(out, call_out))
-		return true;
+		return 0;
 	if (in)
 		revoke_leave(in, call_in);
-	return false;
+	return out->results->error;
 }
 
 static void revoke_leave_both(struct revokable_file *in,
@@ -296,10 +301,12 @@ static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
 	struct revokable_file *in = file_revokable(file_in);
 	struct revokable_file *out = file_revokable(file_out);
 	struct revoke_call call_in __uninitialized, call_out __uninitialized;
-	ssize_t ret = -EXDEV;
+	ssize_t ret;
 
-	if (!revoke_enter_both(in, &call_in, out, &call_out))
-		return -EIO;
+	ret = revoke_enter_both(in, &call_in, out, &call_out);
+	if (ret)
+		return ret;
+	ret = -EXDEV;
 	if (in->real->copy_file_range == out->real->copy_file_range)
 		ret = out->real->copy_file_range(file_in, pos_in, file_out,
 						 pos_out, len, flags);
@@ -316,11 +323,13 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 	struct revokable_file *out = file_revokable_or_null(file_out);
 	struct revoke_call call_in __uninitialized, call_out __uninitialized;
 	const struct file_operations *real;
-	loff_t ret = -EXDEV;
+	loff_t ret;
 
-	if (!revoke_enter_both(in, &call_in, out, &call_out))
-		return -EIO;
+	ret = revoke_enter_both(in, &call_in, out, &call_out);
+	if (ret)
+		return ret;
 	real = (in ?: out)->real;
+	ret = -EXDEV;
 	if (!in || !out ||
 	    in->real->remap_file_range == out->real->remap_file_range)
 		ret = real->remap_file_range(file_in, pos_in, file_out, pos_out,
@@ -329,11 +338,12 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 	return ret;
 }
 
-REVOKE_PROXY(int, fadvise, file_revokable(file), -EIO, rf->real->fadvise,
+REVOKE_PROXY(int, fadvise, file_revokable(file), rf->results->error,
+	     rf->real->fadvise,
 	     PROTO(struct file *file, loff_t offset, loff_t len, int advice),
 	     ARGS(file, offset, len, advice));
 
-REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), -EIO,
+REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), rf->results->error,
 	     rf->real->uring_cmd,
 	     PROTO(struct io_uring_cmd *ioucmd, unsigned int issue_flags),
 	     ARGS(ioucmd, issue_flags));

@@ -40,7 +40,7 @@ enum {
 	REVOKE_DONE,		/* ... and has returned */
 };
 
-/* What poll returns on a revoked file, and the wakeup revoke gives pollers. */
+/* What poll returns on a revoked file, unless its domain says otherwise. */
 #define REVOKED_POLL	(EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | \
 			 EPOLLERR | EPOLLHUP)
 
@@ -90,6 +90,8 @@ struct revokable_file {
 	struct list_head poll_hooks;
 	/* the domain's kick hook, see revoke_kick() */
 	void (*kick)(struct file *file);
+	/* what its calls return once it is revoked: its domain's, or ours */
+	const struct revoke_results *results;
 	/* protects @cancellations, and runs them */
 	struct mutex cancel_lock;
 	/* struct revoke_cancellation of calls in flight */
@@ -264,6 +266,7 @@ struct revoke_inode_domain {
 };
 
 int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain);
+extern const struct revoke_results revoke_results, revoke_chrdev_results;
 void revoke_domain_del(struct revokable_file *rf);
 bool revoke_in_domain_call(struct revoke_domain *d);
 #if IS_ENABLED(CONFIG_KUNIT)

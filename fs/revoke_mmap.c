@@ -71,13 +71,14 @@ REVOKE_PROXY(unsigned long, vm_pagesize, vma_revokable(vma), PAGE_SIZE,
 	     PROTO(struct vm_area_struct *vma),
 	     ARGS(vma));
 
-REVOKE_PROXY(int, vm_access, vma_revokable(vma), -EIO, rf->vm->real->access,
+REVOKE_PROXY(int, vm_access, vma_revokable(vma), rf->results->error,
+	     rf->vm->real->access,
 	     PROTO(struct vm_area_struct *vma, unsigned long addr, void *buf,
 		   int len, int write),
 	     ARGS(vma, addr, buf, len, write));
 
 #ifdef CONFIG_NUMA
-REVOKE_PROXY(int, vm_set_policy, vma_revokable(vma), -EIO,
+REVOKE_PROXY(int, vm_set_policy, vma_revokable(vma), rf->results->error,
 	     rf->vm->real->set_policy,
 	     PROTO(struct vm_area_struct *vma, struct mempolicy *new),
 	     ARGS(vma, new));
@@ -211,7 +212,7 @@ int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 	int ret;
 
 	if (!revoke_enter(rf, &call))
-		return -ENODEV;
+		return rf->results->mmap;
 	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
 		ret = rf->real->mmap(file, vma);

@@ -534,6 +534,110 @@ static void revoke_test_domain_kick(struct kunit *test)
 	kthread_stop_put(reader);
 }
 
+/* Methods that succeed, for what a revoked file's calls return instead. */
+static loff_t revoke_test_llseek(struct file *file, loff_t offset, int whence)
+{
+	return 0;
+}
+
+static ssize_t revoke_test_write(struct file *file, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	return len;
+}
+
+static __poll_t revoke_test_poll(struct file *file, poll_table *pt)
+{
+	return EPOLLOUT;
+}
+
+static long revoke_test_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	return 0;
+}
+
+static int revoke_test_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return 0;
+}
+
+static const struct file_operations revoke_test_calls_fops = {
+	.llseek		= revoke_test_llseek,
+	.read		= revoke_test_read,
+	.write		= revoke_test_write,
+	.poll		= revoke_test_poll,
+	.unlocked_ioctl	= revoke_test_ioctl,
+	.mmap		= revoke_test_mmap,
+	.release	= revoke_test_release,
+};
+
+/* Each call of @file, revoked, returns what @want says. */
+static void revoke_test_expect_results(struct kunit *test, struct file *file,
+				       const struct revoke_results *want)
+{
+	const struct file_operations *fop = file->f_op;
+	char c;
+
+	KUNIT_EXPECT_EQ(test, want->read,
+			fop->read(file, (char __user *)&c, 1, &file->f_pos));
+	KUNIT_EXPECT_EQ(test, want->error,
+			fop->write(file, (const char __user *)&c, 1,
+				   &file->f_pos));
+	KUNIT_EXPECT_EQ(test, want->llseek, fop->llseek(file, 0, SEEK_SET));
+	KUNIT_EXPECT_EQ(test, want->ioctl, fop->unlocked_ioctl(file, 0, 0));
+	if (IS_ENABLED(CONFIG_MMU))
+		KUNIT_EXPECT_EQ(test, want->mmap, fop->mmap(file, NULL));
+	KUNIT_EXPECT_EQ(test, (__force unsigned int)want->poll,
+			(__force unsigned int)fop->poll(file, NULL));
+}
+
+/*
+ * A domain says what the calls of its revoked files return (procfs and
+ * kernfs keep the errors their users saw after a removal); a file of a
+ * domain that does not, as every O_REVOKABLE file, returns revoke(2)'s.
+ */
+static void revoke_test_domain_results(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error	= -ENODEV,
+		.read	= -ESTALE,
+		.llseek	= -EINVAL,
+		.ioctl	= -ENOTTY,
+		.mmap	= -EACCES,
+		.poll	= DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI,
+	};
+	struct revoke_domain domain[2];
+	struct revoke_test_file *tf;
+	struct file *file[2];
+	int i;
+
+	tf = kunit_kcalloc(test, 2, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	for (i = 0; i < 2; i++) {
+		revoke_domain_init(&domain[i]);
+		file[i] = anon_inode_create_getfile("[revoke_test]",
+						    &revoke_test_calls_fops,
+						    &tf[i], O_RDWR, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(file[i]));
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, revoke_test_fput,
+							  file[i]));
+	}
+	domain[0].results = &results;
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file[i],
+							     &domain[i]));
+		KUNIT_EXPECT_EQ(test, 0, file[i]->f_op->llseek(file[i], 0,
+							       SEEK_SET));
+		revoke_domain_files(&domain[i]);
+	}
+	revoke_test_expect_results(test, file[0], &results);
+	revoke_test_expect_results(test, file[1], &revoke_results);
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_results.read);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
+}
+
 struct revoke_test_remover {
 	struct revoke_domain *domain;
 	bool remove;		/* revoke_domain_remove(), not revoke_domain_files() */
@@ -873,6 +977,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_killed_revoker),
 	KUNIT_CASE(revoke_test_killed_revoker_then_close),
 	KUNIT_CASE(revoke_test_domain_kick),
+	KUNIT_CASE(revoke_test_domain_results),
 	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_remove_waits_for_revoker),
 	KUNIT_CASE(revoke_test_concurrent_revokers),

@@ -15,6 +15,29 @@
 #include <linux/spinlock.h>
 
 /**
+ * struct revoke_results - what the calls of a revoked file return
+ * @error: every call that fails, unless one below is meant
+ * @read: read, read_iter and splice_read; 0 is end of file
+ * @llseek: llseek
+ * @ioctl: unlocked_ioctl and compat_ioctl
+ * @mmap: mmap and get_unmapped_area
+ * @poll: poll, the mask of a revoked file
+ *
+ * A filesystem whose files failed in their own way after the removal of
+ * their object, before it used the core, gives its domains these, so
+ * that user space sees the same.  Flush and close succeed, faults in a
+ * mapping raise SIGBUS, whatever the domain.
+ */
+struct revoke_results {
+	int error;
+	int read;
+	int llseek;
+	int ioctl;
+	int mmap;
+	__poll_t poll;
+};
+
+/**
  * struct revoke_domain - the revokable files that are revoked together
  * @lock: protects @files and the membership of each file in it
  * @files: the files of the domain whose driver is not released yet, in
@@ -24,6 +47,9 @@
  *	new calls are refused and before revoke waits for those calls, to get
  *	them out of the filesystem's own waits; set it before files are
  *	installed.  Process context.
+ * @results: what the calls of its revoked files return, or NULL for what
+ *	revoke(2)'s files return (see revoke.rst); set it before files are
+ *	installed
  * @users: uses of the domain's object that are not calls on its files,
  *	see revoke_domain_enter(); negative once revoke_domain_remove() ran
  *
@@ -40,6 +66,7 @@ struct revoke_domain {
 	struct list_head files;
 	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
+	const struct revoke_results *results;
 	atomic_t users;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the lock class of its files' gates, see revoke_domain_init() */
