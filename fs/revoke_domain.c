@@ -120,7 +120,7 @@ EXPORT_SYMBOL_GPL(__revoke_domain_init);
  * What the calls of a revoked file return, unless its domain says
  * otherwise: a character device reads as end of file, like a hung-up tty.
  */
-const struct revoke_results revoke_results = {
+const struct revoke_results revoke_default_results = {
 	.error	= -EIO,
 	.read	= -EIO,
 	.llseek	= -EIO,
@@ -168,7 +168,7 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->results = domain->results;
 	if (!rf->results)
 		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
-			      &revoke_chrdev_results : &revoke_results;
+			      &revoke_chrdev_results : &revoke_default_results;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	rf->dep_map = domain->dep_map;
 #endif

@@ -266,7 +266,8 @@ struct revoke_inode_domain {
 };
 
 int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain);
-extern const struct revoke_results revoke_results, revoke_chrdev_results;
+extern const struct revoke_results revoke_default_results;
+extern const struct revoke_results revoke_chrdev_results;
 void revoke_domain_del(struct revokable_file *rf);
 bool revoke_in_domain_call(struct revoke_domain *d);
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -633,8 +633,8 @@ static void revoke_test_domain_results(struct kunit *test)
 		revoke_domain_files(&domain[i]);
 	}
 	revoke_test_expect_results(test, file[0], &results);
-	revoke_test_expect_results(test, file[1], &revoke_results);
-	KUNIT_EXPECT_EQ(test, -EIO, revoke_results.read);
+	revoke_test_expect_results(test, file[1], &revoke_default_results);
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_default_results.read);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
 }
 
