@@ -155,7 +155,7 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 
 	spin_lock(&domain->lock);
 	/* Never a per-inode domain: only embedded ones are removed. */
-	if (unlikely(atomic_read(&domain->users) < 0)) {
+	if (unlikely(revoke_domain_removed(domain))) {
 		spin_unlock(&domain->lock);
 		if (id)
 			revoke_inode_domain_put(id);

@@ -36,6 +36,13 @@
  * removes the directory when written to, from inside its own write, as a
  * sysfs "remove" attribute does; TEST_REVOKE_DEBUGFS_REMOVE removes it,
  * which revokes their open files.
+ *
+ * TEST_REVOKE_PROC_ADD creates /proc/test_revoke/, with "pipe", the
+ * device's methods in proc_ops (->proc_read, ->proc_poll, ->proc_mmap...),
+ * "state" and "seq", a proc_create_single() and a proc_create_seq() file,
+ * and "remove", whose write removes the directory from inside itself;
+ * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which revokes their
+ * open files.
  */
 #include <linux/debugfs.h>
 #include <linux/filelock.h>
@@ -46,6 +53,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/proc_fs.h>
 #include <linux/revoke.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -71,6 +79,9 @@
 #define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
 /* ioctl: make this file's ->release sleep as TEST_REVOKE_BLOCK */
 #define TEST_REVOKE_BLOCK_RELEASE _IO('R', 9)
+/* ioctls: create and remove the /proc directory */
+#define TEST_REVOKE_PROC_ADD	_IO('R', 10)
+#define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -458,6 +469,50 @@ static void test_revoke_debugfs_remove(void)
 	debugfs_remove(dir);
 }
 
+static DEFINE_MUTEX(test_revoke_proc_lock);
+static struct proc_dir_entry *test_revoke_proc;	/* under the mutex */
+static const struct proc_ops test_revoke_proc_pipe_ops;
+static const struct proc_ops test_revoke_proc_remove_ops;
+static const struct seq_operations test_revoke_seq_ops;
+static int test_revoke_state_show(struct seq_file *m, void *v);
+
+static long test_revoke_proc_add(void)
+{
+	struct proc_dir_entry *dir;
+	long ret = 0;
+
+	mutex_lock(&test_revoke_proc_lock);
+	if (!test_revoke_proc) {
+		dir = proc_mkdir("test_revoke", NULL);
+		if (!dir ||
+		    !proc_create("pipe", 0600, dir, &test_revoke_proc_pipe_ops) ||
+		    !proc_create_single("state", 0444, dir,
+					test_revoke_state_show) ||
+		    !proc_create_seq("seq", 0444, dir, &test_revoke_seq_ops) ||
+		    !proc_create("remove", 0200, dir,
+				 &test_revoke_proc_remove_ops)) {
+			proc_remove(dir);
+			ret = -ENOMEM;
+		} else {
+			test_revoke_proc = dir;
+		}
+	}
+	mutex_unlock(&test_revoke_proc_lock);
+	return ret;
+}
+
+/* Not under the mutex, as test_revoke_debugfs_remove(). */
+static void test_revoke_proc_remove(void)
+{
+	struct proc_dir_entry *dir;
+
+	mutex_lock(&test_revoke_proc_lock);
+	dir = test_revoke_proc;
+	test_revoke_proc = NULL;
+	mutex_unlock(&test_revoke_proc_lock);
+	proc_remove(dir);
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
@@ -492,6 +547,11 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case TEST_REVOKE_BLOCK_RELEASE:
 		tf->block_release = true;
+		return 0;
+	case TEST_REVOKE_PROC_ADD:
+		return test_revoke_proc_add();
+	case TEST_REVOKE_PROC_REMOVE:
+		test_revoke_proc_remove();
 		return 0;
 	}
 	return -ENOTTY;
@@ -596,6 +656,63 @@ static const struct file_operations test_revoke_state_fops = {
 	.llseek		= seq_lseek,
 };
 
+/* procfs makes the files of a removable entry revokable. */
+static const struct proc_ops test_revoke_proc_pipe_ops = {
+	.proc_open	= test_revoke_open,
+	.proc_release	= test_revoke_release,
+	.proc_read	= test_revoke_read,
+	.proc_write	= test_revoke_write,
+	.proc_poll	= test_revoke_poll,
+	.proc_ioctl	= test_revoke_ioctl,
+#ifdef CONFIG_COMPAT
+	.proc_compat_ioctl = compat_ptr_ioctl,
+#endif
+	.proc_lseek	= test_revoke_llseek,
+	.proc_mmap	= test_revoke_mmap,
+};
+
+/* As "remove" in debugfs: removes its own entry from inside its write. */
+static ssize_t test_revoke_proc_remove_write(struct file *file,
+					     const char __user *buf,
+					     size_t count, loff_t *ppos)
+{
+	test_revoke_proc_remove();
+	return count;
+}
+
+static const struct proc_ops test_revoke_proc_remove_ops = {
+	.proc_write	= test_revoke_proc_remove_write,
+};
+
+/* "seq": lines 0 to 999, more than one read's worth. */
+static void *test_revoke_seq_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < 1000 ? pos : NULL;
+}
+
+static void *test_revoke_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return test_revoke_seq_start(m, pos);
+}
+
+static void test_revoke_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int test_revoke_seq_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%lld\n", *(loff_t *)v);
+	return 0;
+}
+
+static const struct seq_operations test_revoke_seq_ops = {
+	.start	= test_revoke_seq_start,
+	.next	= test_revoke_seq_next,
+	.stop	= test_revoke_seq_stop,
+	.show	= test_revoke_seq_show,
+};
+
 static struct miscdevice test_revoke_dev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= "test_revoke",
@@ -621,6 +738,7 @@ static void __exit test_revoke_exit(void)
 {
 	misc_deregister(&test_revoke_dev);
 	test_revoke_debugfs_remove();
+	test_revoke_proc_remove();
 	/* Mappings still around hold references of their own. */
 	__free_page(test_revoke_page);
 }

@@ -40,6 +40,8 @@ struct revoke_results {
 /**
  * struct revoke_domain - the revokable files that are revoked together
  * @lock: protects @files and the membership of each file in it
+ * @users: uses of the domain's object that are not calls on its files,
+ *	see revoke_domain_enter(); negative once revoke_domain_remove() ran
  * @files: the files of the domain whose driver is not released yet, in
  *	the order they were opened
  * @seq: the number of the last file put in @files, see __revoke_domain_files()
@@ -50,8 +52,6 @@ struct revoke_results {
  * @results: what the calls of its revoked files return, or NULL for what
  *	revoke(2)'s files return (see revoke.rst); set it before files are
  *	installed
- * @users: uses of the domain's object that are not calls on its files,
- *	see revoke_domain_enter(); negative once revoke_domain_remove() ran
  *
  * revoke(2) uses a domain per inode, kept by fs/revoke_domain.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
@@ -63,11 +63,11 @@ struct revoke_results {
  */
 struct revoke_domain {
 	spinlock_t lock;		/* protects @files */
+	atomic_t users;
 	struct list_head files;
 	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
 	const struct revoke_results *results;
-	atomic_t users;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the lock class of its files' gates, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
@@ -112,6 +112,20 @@ do {									\
 #else
 #define revoke_domain_init(domain) __revoke_domain_init((domain), NULL)
 #endif
+
+/**
+ * revoke_domain_removed - has the domain's object been removed?
+ * @domain: the domain
+ *
+ * For what the filesystem does with the object outside its files' calls
+ * and revoke_domain_enter(), e.g. telling the dcache to drop its dentry.
+ *
+ * Return: true once revoke_domain_remove() has been called on @domain.
+ */
+static inline bool revoke_domain_removed(const struct revoke_domain *domain)
+{
+	return atomic_read(&domain->users) < 0;
+}
 
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
 void revoke_domain_files(struct revoke_domain *domain);

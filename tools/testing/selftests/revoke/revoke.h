@@ -47,7 +47,10 @@
 #define TEST_REVOKE_DEBUGFS_ADD	_IO('R', 7)
 #define TEST_REVOKE_DEBUGFS_REMOVE _IO('R', 8)
 #define TEST_REVOKE_BLOCK_RELEASE _IO('R', 9)
+#define TEST_REVOKE_PROC_ADD	_IO('R', 10)
+#define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
 #define TEST_REVOKE_DEBUGFS	"/sys/kernel/debug/test_revoke/"
+#define TEST_REVOKE_PROC	"/proc/test_revoke/"
 
 /* One of the test device's counts, or -1. */
 static inline int test_revoke_param(const char *name)

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procfs files on the revokable-file core.  The test device creates
+ * /proc/test_revoke/ and removes it with proc_remove() on request; the
+ * removal revokes the open files of its entries: calls in flight are
+ * waited for, blocked ones kicked or cancelled, ->proc_release runs once,
+ * before the removal returns, and new calls fail as they did before procfs
+ * used the core: -EIO, -EINVAL for lseek, -ENOTTY for ioctl, and
+ * DEFAULT_POLLMASK for poll.  Mappings are zapped.  revoke(2) of a /proc
+ * path revokes its files without removing it.  Every /proc file of the
+ * kernel opens and reads through the core.
+ *
+ * REVOKE_RACE_SECONDS (default 1) is how long removals race opens; the
+ * kit's debug kernel runs it for a minute.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/select.h>
+#include <sys/uio.h>
+
+#include "../kselftest_harness.h"
+#include "revoke.h"
+#include "waiter.h"
+
+#define PIPE	TEST_REVOKE_PROC "pipe"
+#define STATE	TEST_REVOKE_PROC "state"
+#define SEQ	TEST_REVOKE_PROC "seq"
+#define REMOVE	TEST_REVOKE_PROC "remove"
+
+/* What poll gives a file of a removed entry: DEFAULT_POLLMASK. */
+#define REMOVED_POLL	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+
+/*
+ * The test device (@ctl), its /proc directory created afresh, and "pipe"
+ * open and emptied (@fd).  Afterwards the directory is removed, no call
+ * reached the device for a released file and no poller was left on a
+ * freed waitqueue; every file opened by the test was released.
+ */
+FIXTURE(proc) {
+	int ctl;
+	int fd;
+	int open_files;	/* of the device, before the test */
+	int releases;
+};
+
+static int open_files(void)
+{
+	return test_revoke_param("opens") - test_revoke_param("releases");
+}
+
+FIXTURE_SETUP(proc)
+{
+	char buf[64];
+
+	self->fd = -1;
+	self->open_files = open_files();
+	self->ctl = open(TEST_REVOKE_DEV, O_RDWR);
+	if (self->ctl < 0 && errno == ENOENT)
+		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
+	ASSERT_GE(self->ctl, 0);
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_PROC_REMOVE), 0);
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_PROC_ADD), 0);
+	self->fd = open(PIPE, O_RDWR | O_NONBLOCK);
+	ASSERT_GE(self->fd, 0);
+	while (read(self->fd, buf, sizeof(buf)) > 0)
+		;
+	ASSERT_EQ(fcntl(self->fd, F_SETFL, O_RDWR), 0);
+	self->releases = test_revoke_param("releases");
+}
+
+FIXTURE_TEARDOWN(proc)
+{
+	if (self->ctl < 0)
+		return;
+	EXPECT_EQ(ioctl(self->ctl, TEST_REVOKE_PROC_REMOVE), 0);
+	if (self->fd >= 0)
+		EXPECT_EQ(close(self->fd), 0);
+	EXPECT_EQ(close(self->ctl), 0);
+	EXPECT_EQ(test_revoke_param("late_calls"), 0);
+	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
+	EXPECT_EQ(open_files(), self->open_files);
+}
+
+static int remove_dir(int ctl)
+{
+	return ioctl(ctl, TEST_REVOKE_PROC_REMOVE);
+}
+
+/* Here w->fd is the test device: the removal itself waits. */
+static int wait_remove(struct waiter *w)
+{
+	return remove_dir(w->fd);
+}
+
+/*
+ * Calls reach the driver until the removal, then fail as a removed proc
+ * entry's always did; the files are released once, by the removal.
+ */
+TEST_F(proc, calls_then_errors)
+{
+	int other = open(PIPE, O_RDWR);
+	struct pollfd pfd = { .events = REMOVED_POLL | POLLPRI };
+	char buf[8] = "";
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(write(self->fd, "abc", 3), 3);
+	EXPECT_EQ(ioctl(other, TEST_REVOKE_READY), 3);
+	EXPECT_EQ(lseek(other, 0, SEEK_SET), 0);
+	ASSERT_EQ(read(other, buf, sizeof(buf)), 3);
+	EXPECT_STREQ(buf, "abc");
+
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(self->fd, buf, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(self->fd, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_READY), -1);
+	EXPECT_EQ(errno, ENOTTY);
+	EXPECT_EQ(lseek(self->fd, 0, SEEK_SET), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0),
+		  MAP_FAILED);
+	EXPECT_EQ(errno, EIO);
+	pfd.fd = self->fd;
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	EXPECT_EQ(pfd.revents, REMOVED_POLL);
+	EXPECT_EQ(open(PIPE, O_RDWR), -1);
+	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(close(other), 0);
+	/* closing does not release again */
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+}
+
+/* A reader asleep in the driver is kicked out, and reads -EIO. */
+TEST_F(proc, blocked_reader)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_read);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, EIO);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+static int wait_select(struct waiter *w)
+{
+	fd_set rfds, efds;
+	int ret;
+
+	FD_ZERO(&rfds);
+	FD_ZERO(&efds);
+	FD_SET(w->fd, &rfds);
+	FD_SET(w->fd, &efds);
+	ret = select(w->fd + 1, &rfds, NULL, &efds, NULL);
+	w->events = (FD_ISSET(w->fd, &rfds) ? POLLIN : 0) |
+		    (FD_ISSET(w->fd, &efds) ? POLLPRI : 0);
+	return ret;
+}
+
+static int wait_epoll(struct waiter *w)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0), ret;
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev))
+		return -1;
+	ret = epoll_wait(ep, &ev, 1, -1);
+	w->events = ev.events;
+	close(ep);
+	return ret;
+}
+
+/*
+ * Pollers through poll(), select() and epoll, waiting for input, are
+ * woken by the removal and see the file readable, as DEFAULT_POLLMASK
+ * says; none is left on the driver's waitqueue, which ->release frees.
+ */
+TEST_F(proc, pollers)
+{
+	struct waiter p, s, e;
+
+	waiter_start(&p, self->fd, wait_poll);
+	waiter_start(&s, self->fd, wait_select);
+	waiter_start(&e, self->fd, wait_epoll);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&p));
+	ASSERT_TRUE(waiter_done(&s));
+	ASSERT_TRUE(waiter_done(&e));
+	EXPECT_EQ(p.ret, 1);
+	EXPECT_EQ(p.events, POLLIN);
+	EXPECT_EQ(s.ret, 1);
+	EXPECT_EQ(s.events, POLLIN);
+	EXPECT_EQ(e.ret, 1);
+	EXPECT_EQ(e.events, EPOLLIN);
+	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
+}
+
+/* Writes and reads in a loop until one fails; its errno. */
+static int wait_write_loop(struct waiter *w)
+{
+	char c;
+
+	for (;;) {
+		if (write(w->fd, "w", 1) < 0)
+			return errno;
+		if (read(w->fd, &c, 1) < 0)
+			return errno;
+	}
+}
+
+/* Writers and readers busy in the driver: each stops with -EIO. */
+TEST_F(proc, writers)
+{
+	struct waiter w[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		waiter_start(&w[i], self->fd, wait_write_loop);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	for (i = 0; i < 3; i++) {
+		ASSERT_TRUE(waiter_done(&w[i]));
+		EXPECT_EQ(w[i].ret, EIO);
+	}
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/* A revoke cancellation cuts a proc file's call short, as any file's. */
+TEST_F(proc, cancellation)
+{
+	struct waiter w;
+
+	waiter_start(&w, self->fd, wait_cancel);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, ECANCELED);
+}
+
+/* The removal waits for a call in flight that does not wake for it. */
+TEST_F(proc, removal_waits_for_call)
+{
+	struct waiter call, remover;
+
+	waiter_start(&call, self->fd, wait_block);
+	waiter_start(&remover, self->ctl, wait_remove);
+	EXPECT_FALSE(waiter_done(&remover));
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
+	/* The entry is gone already. */
+	EXPECT_EQ(access(PIPE, F_OK), -1);
+	EXPECT_EQ(errno, ENOENT);
+
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	EXPECT_EQ(call.ret, 0);
+	ASSERT_TRUE(waiter_done(&remover));
+	EXPECT_EQ(remover.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/*
+ * proc_create_single() and proc_create_seq() files, ->proc_read_iter:
+ * read, readv and splice, then -EIO, splice too.
+ */
+TEST_F(proc, seq_files)
+{
+	int state = open(STATE, O_RDONLY);
+	int seq = open(SEQ, O_RDONLY);
+	char a[8] = "", b[64] = "", buf[64] = "";
+	struct iovec iov[2] = {
+		{ .iov_base = a, .iov_len = 6 },
+		{ .iov_base = b, .iov_len = sizeof(b) - 1 },
+	};
+	size_t total = 0;
+	int pipefd[2];
+	ssize_t n;
+
+	ASSERT_GE(state, 0);
+	ASSERT_GE(seq, 0);
+	ASSERT_GT(readv(state, iov, 2), 6);
+	EXPECT_STREQ(a, "opens ");
+
+	ASSERT_EQ(pipe(pipefd), 0);
+	ASSERT_GT(splice(state, &(loff_t){0}, pipefd[1], NULL, 64, 0), 6);
+	ASSERT_GT(read(pipefd[0], buf, sizeof(buf) - 1), 6);
+	EXPECT_EQ(strncmp(buf, "opens ", 6), 0);
+
+	/* "0\n" to "999\n": 3890 bytes, read 64 at a time. */
+	while ((n = read(seq, buf, sizeof(buf))) > 0)
+		total += n;
+	EXPECT_EQ(n, 0);
+	EXPECT_EQ(total, 3890);
+	EXPECT_EQ(lseek(seq, 0, SEEK_SET), 0);
+	ASSERT_EQ(read(seq, buf, 2), 2);
+
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(read(state, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(splice(state, &(loff_t){0}, pipefd[1], NULL, 64, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(read(seq, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(lseek(seq, 0, SEEK_SET), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(close(state), 0);
+	EXPECT_EQ(close(seq), 0);
+	EXPECT_EQ(close(pipefd[0]), 0);
+	EXPECT_EQ(close(pipefd[1]), 0);
+}
+
+/* ->proc_mmap is called; the removal zaps the mapping: SIGBUS after. */
+TEST_F(proc, mmap)
+{
+	char *p = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, self->fd, 0);
+
+	ASSERT_NE(p, MAP_FAILED);
+	p[0] = 'p';
+	EXPECT_EQ(touch_signal(p), 0);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(touch_signal(p), SIGBUS);
+	EXPECT_EQ(munmap(p, getpagesize()), 0);
+}
+
+/*
+ * revoke(2) on a /proc entry's path revokes the files opened plainly; the
+ * entry stays, and opens afresh.
+ */
+TEST_F(proc, revoke_path)
+{
+	int other = open(PIPE, O_RDWR);
+	char c;
+
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(revoke_path(PIPE), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(self->fd, &c, 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(write(other, "x", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(other), 0);
+
+	other = open(PIPE, O_RDWR);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(write(other, "y", 1), 1);
+	ASSERT_EQ(read(other, &c, 1), 1);
+	EXPECT_EQ(c, 'y');
+	EXPECT_EQ(close(other), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 3);
+}
+
+/*
+ * An entry whose write removes its own directory, from inside the write:
+ * before the core that waited for itself forever.  Its file and "pipe"'s
+ * are revoked; the write returns.
+ */
+TEST_F(proc, entry_removes_itself)
+{
+	int fd = open(REMOVE, O_WRONLY);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(write(fd, "1", 1), 1);
+	EXPECT_EQ(access(PIPE, F_OK), -1);
+	EXPECT_EQ(write(fd, "1", 1), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(close(fd), 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+static int stop_openers;
+static int opened;
+
+/* Opens "pipe" and "seq", calls them and closes them, until told to stop. */
+static void *open_loop(void *arg)
+{
+	char buf[16];
+	int fd;
+
+	while (!__atomic_load_n(&stop_openers, __ATOMIC_RELAXED)) {
+		fd = open(PIPE, O_RDWR | O_NONBLOCK);
+		if (fd >= 0) {
+			__atomic_fetch_add(&opened, 1, __ATOMIC_RELAXED);
+			read(fd, buf, 1);
+			ioctl(fd, TEST_REVOKE_READY);
+			close(fd);
+		}
+		fd = open(SEQ, O_RDONLY);
+		if (fd >= 0) {
+			read(fd, buf, sizeof(buf));
+			close(fd);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Removals racing opens, calls and closes from three threads, for
+ * REVOKE_RACE_SECONDS and at least 20 removals: the fixture then finds no
+ * call for a released file, and every open released once.
+ */
+TEST_F_TIMEOUT(proc, removal_races_opens, 150)
+{
+	const char *env = getenv("REVOKE_RACE_SECONDS");
+	int i, rounds = 0, seconds = env ? atoi(env) : 1;
+	struct timespec start, now;
+	pthread_t threads[3];
+
+	__atomic_store_n(&stop_openers, 0, __ATOMIC_RELAXED);
+	opened = 0;
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(pthread_create(&threads[i], NULL, open_loop, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		ASSERT_EQ(remove_dir(self->ctl), 0);
+		ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_PROC_ADD), 0);
+		rounds++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - start.tv_sec < seconds || rounds < 20);
+	__atomic_store_n(&stop_openers, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 3; i++)
+		pthread_join(threads[i], NULL);
+	TH_LOG("%d removals, %d opens in %ld s", rounds, opened,
+	       (long)(now.tv_sec - start.tv_sec));
+	EXPECT_GT(opened, 0);
+}
+
+static int files_read;
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * Up to 64 KiB of a readable file, for a second at most.  /proc/kmsg
+ * would take the kernel log from the console's readers.
+ */
+static int read_file(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	size_t total = 0;
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0444) ||
+	    !strcmp(path, "/proc/kmsg"))
+		return 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	alarm(1);
+	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	alarm(0);
+	close(fd);
+	files_read++;
+	return 0;
+}
+
+FIXTURE(tree) {};
+FIXTURE_SETUP(tree) {}
+FIXTURE_TEARDOWN(tree) {}
+
+/*
+ * Every readable file under /proc, read once, the test device's too: on
+ * the debug kernel, KASAN and lockdep watch each open, read and release.
+ */
+TEST_F_TIMEOUT(tree, read_every_proc_file, 300)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int ctl = open(TEST_REVOKE_DEV, O_RDWR);
+
+	if (ctl >= 0)
+		ASSERT_EQ(ioctl(ctl, TEST_REVOKE_PROC_ADD), 0);
+	ASSERT_EQ(sigaction(SIGALRM, &sa, NULL), 0);
+	ASSERT_EQ(nftw("/proc", read_file, 16, FTW_PHYS | FTW_MOUNT), 0);
+	TH_LOG("%d files read", files_read);
+	EXPECT_GT(files_read, 100);
+	if (ctl >= 0) {
+		EXPECT_EQ(ioctl(ctl, TEST_REVOKE_PROC_REMOVE), 0);
+		EXPECT_EQ(close(ctl), 0);
+	}
+}
+
+TEST_HARNESS_MAIN
