@@ -16,6 +16,7 @@
  *	timer	INSTRUCTIONS (subtracted from every other line)
  *	op	OPERATION	FILE	plain|revokable	INSTRUCTIONS
  *	revoke	WHAT	INSTRUCTIONS
+ *	mem	FILE	plain|revokable	BYTES (slab memory per open file)
  * and with --trace OPERATION [FILE...] (kit/trace), for each call traced:
  *	trace	OPERATION	FILE	plain|revokable
  */
@@ -64,7 +65,8 @@ static const struct target targets[] = {
 	{ "/dev/null",	"/dev/null" },
 	{ "pipe",	BENCH_DIR "/fifo", true },
 	{ "tmpfs",	BENCH_DIR "/file" },
-	{ "procfs",	"/proc/cmdline" },
+	{ "procfs",	"/proc/cmdline" },		/* permanent */
+	{ "proc entry",	"/proc/filesystems" },		/* removable */
 	{ "sysfs",	"/sys/kernel/uevent_seqnum" },
 	{ "debugfs",	"/sys/kernel/debug/sched/verbose" },
 	{ "test device", TEST_REVOKE_DEV, true },
@@ -368,6 +370,77 @@ static void bench_target(const struct target *t, bool revokable)
 	free(b);
 }
 
+/* Slab memory in use, in bytes, the CPUs' pending counts folded in. */
+static long long slab_bytes(void)
+{
+	long long kb = -1;
+	char line[128];
+	FILE *f;
+	int fd;
+
+	fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+	if (fd >= 0) {
+		write(fd, "1", 1);
+		close(fd);
+	}
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+#define MEM_OPENS	4000
+
+/*
+ * Slab memory per open file of @t: what MEM_OPENS files open at once hold,
+ * their struct file and what their driver and the core allocated at open,
+ * over their number.  Slabs are counted in pages, so the figure is good to
+ * a few bytes.
+ */
+static void bench_memory(const struct target *t, bool revokable)
+{
+	static int fds[MEM_OPENS];
+	long long before, after;
+	int flags, n, i;
+
+	flags = O_RDWR | (revokable ? O_REVOKABLE : 0);
+	fds[0] = open(t->path, flags);
+	if (fds[0] < 0) {
+		flags = O_RDONLY | (revokable ? O_REVOKABLE : 0);
+		fds[0] = open(t->path, flags);
+	}
+	if (fds[0] >= 0 &&
+	    !!(fcntl(fds[0], F_GETFL) & O_REVOKABLE) != revokable) {
+		close(fds[0]);
+		fds[0] = -1;
+	}
+	printf("mem\t%s\t%s\t", t->name, revokable ? "revokable" : "plain");
+	if (fds[0] < 0) {
+		printf("-\n");
+		return;
+	}
+	close(fds[0]);
+	usleep(50000);
+	before = slab_bytes();
+	for (n = 0; n < MEM_OPENS; n++) {
+		fds[n] = open(t->path, flags);
+		if (fds[n] < 0)
+			break;
+	}
+	after = slab_bytes();
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	if (n < MEM_OPENS || before < 0 || after < 0)
+		printf("-\n");
+	else
+		printf("%lld\n", (after - before) / MEM_OPENS);
+	fflush(stdout);
+}
+
 /*
  * One revoke(path) of a tmpfs file with @files revokable opens, while
  * @others other files are open, revokable too: best of a few.
@@ -409,7 +482,7 @@ static void bench_revoke(int files, int others)
 
 int main(int argc, char **argv)
 {
-	struct rlimit nofile = { 4096, 4096 };
+	struct rlimit nofile = { 8192, 8192 };
 	unsigned int i;
 	int fd;
 
@@ -441,5 +514,9 @@ int main(int argc, char **argv)
 	bench_revoke(100, 0);
 	bench_revoke(1000, 0);
 	bench_revoke(1, 1000);
+	for (i = 0; i < ARRAY_SIZE(targets); i++) {
+		bench_memory(&targets[i], false);
+		bench_memory(&targets[i], true);
+	}
 	return 0;
 }
