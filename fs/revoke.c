@@ -12,11 +12,12 @@
  * never get here.
  *
  * This file owns the state and its lifetime, the gate's slow paths,
- * revoking one file, releasing its driver, the helpers a driver calls
- * (file_revoked(), cancellations) and revokeat().  The gate's fast paths
- * are in revoke_internal.h, which maps the other files: domains in
+ * revoking one file, releasing its driver and the helpers a driver calls
+ * (file_revoked(), cancellations).  The gate's fast paths are in
+ * revoke_internal.h, which maps the other files: domains in
  * fs/revoke_domain.c, the proxy methods in fs/revoke_fops.c and
- * fs/revoke_mmap.c, poll forwarding in fs/revoke_poll.c.
+ * fs/revoke_mmap.c, poll forwarding in fs/revoke_poll.c, revokeat() in
+ * fs/revoke_syscall.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
@@ -27,16 +28,11 @@
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
-#include <linux/mount.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
-#include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/syscalls.h>
-#include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 
 #include "revoke_internal.h"
@@ -133,6 +129,7 @@ int revoke_file_open(struct file *file)
 static int revoke_finish(struct revokable_file *rf, bool killable);
 static bool revoke_idle(struct revokable_file *rf, int own);
 static bool revoke_released(struct revokable_file *rf);
+static bool revoke_released_or_unclaimed(struct revokable_file *rf);
 static int revoke_wait_calls(struct revokable_file *rf,
 			     bool (*done)(struct revokable_file *rf),
 			     bool killable);
@@ -213,14 +210,14 @@ noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
 		list_add_tail(&call->node, &rf->callers);
 		spin_unlock(&rf->callers_lock);
 	}
-	rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_);
+	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
 	return true;
 }
 
 noinline void revoke_leave_busy(struct revokable_file *rf,
 				struct revoke_call *call)
 {
-	rwsem_release(rf->dep_map, _RET_IP_);
+	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
 	if (!list_empty(&call->node)) {
 		spin_lock(&rf->callers_lock);
 		list_del(&call->node);
@@ -261,9 +258,10 @@ bool revoke_in_call(struct revokable_file *rf)
  * Releasing the driver.  Two parties race to do it: revoke, and the final
  * fput() of a file that was not revoked.  The first to set REVOKE_RELEASED
  * calls ->release; a revoker that lost waits for REVOKE_DONE, so that when
- * revoke returns the driver's ->release has run, exactly once.  The final
- * fput() cannot lose to a revoker still running ->release: a revoker holds
- * a reference on the file while it does.
+ * revoke returns the driver's ->release has run, exactly once.  A final
+ * fput() that loses waits for the revoker to be done (revoke_release()),
+ * which only one that could not hold the file can make it do
+ * (revoke_unpinned()).
  */
 static void revoke_release_driver(struct revokable_file *rf)
 {
@@ -324,17 +322,25 @@ int revoke_release(struct inode *inode, struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
 
-	if (!test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
-		/*
-		 * Revoked, and its revoker killed: no call and no mapping is
-		 * left, and the closers' unlocks were takedowns, but remove
-		 * the locks all the same, so that no lock record outlives
-		 * the file.
-		 */
-		if (test_bit(REVOKE_DEAD, &rf->flags))
-			revoke_remove_locks(rf);
-		revoke_release_driver(rf);
+	/*
+	 * A revoker that claimed the release could not hold the file
+	 * (revoke_unpinned()): wait, for it uses the file, unless it gives
+	 * the claim back (killed).
+	 */
+	while (test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
+		revoke_wait(rf, revoke_released_or_unclaimed, false);
+		if (revoke_released(rf))
+			goto released;
 	}
+	/*
+	 * Revoked, and its revoker killed: no call and no mapping is left,
+	 * and the closers' unlocks were takedowns, but remove the locks all
+	 * the same, so that no lock record outlives the file.
+	 */
+	if (test_bit(REVOKE_DEAD, &rf->flags))
+		revoke_remove_locks(rf);
+	revoke_release_driver(rf);
+released:
 	revoke_domain_del(rf);
 	revoke_done(rf);
 	file->f_op = &revoke_released_fops;
@@ -349,18 +355,21 @@ int revoke_release(struct inode *inode, struct file *file)
  * a takedown (an unlock may sleep in the driver), the claim given back.
  * The caller holds the file.
  */
-static int revoke_finish(struct revokable_file *rf, bool killable)
+static int revoke_unclaim(struct revokable_file *rf)
 {
-	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
-		return -EBUSY;
+	clear_bit_unlock(REVOKE_RELEASED, &rf->flags);
+	/* Order the bit before wake_up_var() looks for waiters. */
+	smp_mb__after_atomic();
+	wake_up_var(&rf->active);
+	return -EINTR;
+}
+
+/* revoke_finish() with REVOKE_RELEASED claimed already. */
+static int revoke_finish_claimed(struct revokable_file *rf, bool killable)
+{
 	/* Takedowns that came before the claim, see revoke_enter_takedown(). */
-	if (revoke_wait(rf, revoke_no_calls, killable)) {
-		clear_bit_unlock(REVOKE_RELEASED, &rf->flags);
-		/* Order the bit before wake_up_var() looks for waiters. */
-		smp_mb__after_atomic();
-		wake_up_var(&rf->active);
-		return -EINTR;
-	}
+	if (revoke_wait(rf, revoke_no_calls, killable))
+		return revoke_unclaim(rf);
 	revoke_teardown(rf);
 	revoke_release_driver(rf);
 	revoke_domain_del(rf);
@@ -368,10 +377,22 @@ static int revoke_finish(struct revokable_file *rf, bool killable)
 	return 0;
 }
 
+static int revoke_finish(struct revokable_file *rf, bool killable)
+{
+	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
+		return -EBUSY;
+	return revoke_finish_claimed(rf, killable);
+}
+
 static bool revoke_released(struct revokable_file *rf)
 {
 	/* Pairs with revoke_done(). */
 	return test_bit_acquire(REVOKE_DONE, &rf->flags);
+}
+
+static bool revoke_released_or_unclaimed(struct revokable_file *rf)
+{
+	return revoke_released(rf) || !test_bit(REVOKE_RELEASED, &rf->flags);
 }
 
 /* Wait for whoever claimed the release of @rf: a revoker, or __fput(). */
@@ -580,9 +601,9 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	 * revoking its whole domain) waits as subclass 1, or lockdep would
 	 * take it for a recursive read-write deadlock.
 	 */
-	rwsem_acquire(rf->dep_map, lock_is_held(rf->dep_map), 0,
-		      _RET_IP_);
-	rwsem_release(rf->dep_map, _RET_IP_);
+	revoke_lockdep(rf, rwsem_acquire(rf->dep_map, lock_is_held(rf->dep_map),
+					 0, _RET_IP_));
+	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
 	for (;;) {
 		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
@@ -606,6 +627,24 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	if (err != -EBUSY)
 		return err;
 	return revoke_wait_released(rf, killable);
+}
+
+/*
+ * Revoke a file in its final fput(), which the caller cannot hold: claim
+ * its release first, so that __fput(), in revoke_release(), waits for this
+ * revoker and the file stays until it is done; if __fput() or another
+ * revoker claimed it, wait for them.  Its calls are those without a
+ * descriptor (epoll's ->poll), and no task of its is the revoker's.
+ */
+int revoke_unpinned(struct revokable_file *rf, bool killable)
+{
+	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
+		return revoke_wait_released(rf, killable);
+	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
+		revoke_close(rf, 0);
+	if (revoke_wait_calls(rf, revoke_calls_left, killable))
+		return revoke_unclaim(rf);
+	return revoke_finish_claimed(rf, killable);
 }
 
 /**
@@ -728,70 +767,6 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 	mutex_unlock(&rf->cancel_lock);
 }
 EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
-
-/*
- * revokeat(dfd, path, flags): revoke every revokable open file of the
- * inode at @path, as BSD's revoke(2) does for those files, or with
- * REVOKE_FILE only the open file description @dfd refers to.  Path revoke
- * is for the inode's owner or CAP_FOWNER; holding a revokable file is
- * enough to revoke it, as its opener agreed to.
- */
-static int revoke_fd(int fd, const char __user *pathname)
-{
-	char c;
-	int err;
-
-	/* The path, if any, must be empty. */
-	if (pathname) {
-		if (get_user(c, pathname))
-			return -EFAULT;
-		if (c)
-			return -EINVAL;
-	}
-
-	CLASS(fd, f)(fd);
-	if (fd_empty(f))
-		return -EBADF;
-	err = security_file_revoke(&fd_file(f)->f_path, fd_file(f));
-	if (err)
-		return err;
-	return revoke_file(fd_file(f));
-}
-
-SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
-		unsigned int, flags)
-{
-	unsigned int lookup_flags = LOOKUP_FOLLOW;
-	struct inode *inode;
-	struct path path;
-	int err;
-
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | REVOKE_FILE))
-		return -EINVAL;
-	if (flags & REVOKE_FILE) {
-		if (flags & AT_SYMLINK_NOFOLLOW)
-			return -EINVAL;
-		return revoke_fd(dfd, pathname);
-	}
-
-	if (flags & AT_SYMLINK_NOFOLLOW)
-		lookup_flags &= ~LOOKUP_FOLLOW;
-	if (flags & AT_EMPTY_PATH)
-		lookup_flags |= LOOKUP_EMPTY;
-	err = user_path_at(dfd, pathname, lookup_flags, &path);
-	if (err)
-		return err;
-	inode = d_inode(path.dentry);
-	err = -EPERM;
-	if (!inode_owner_or_capable(mnt_idmap(path.mnt), inode))
-		goto out;
-	err = security_file_revoke(&path, NULL);
-	if (!err)
-		err = revoke_inode(inode);
-out:
-	path_put(&path);
-	return err;
-}
 
 #ifdef CONFIG_REVOKE_KUNIT_TEST
 #include "tests/revoke_kunit.c"

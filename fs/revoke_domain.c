@@ -247,9 +247,11 @@ static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
  * d->files until its driver is released (see revoke_domain_del()), so that
  * every revoker sees every file: two revokers of one domain (revoke(2) and
  * the removal of the domain's object) each wait for all of its files.  A
- * file in its final fput() cannot be held; its release is waited for.
- * Goes on after a fatal signal, only without waiting: every file is left
- * revoked.
+ * file in its final fput() cannot be held, and is revoked all the same
+ * (revoke_unpinned()): its __fput() may be queued behind the revoker's own
+ * work (task_work runs the last fput() first, delayed_fput() one list), so
+ * waiting for it could be waiting for ourselves.  Goes on after a fatal
+ * signal, only without waiting: every file is left revoked.
  */
 static int __revoke_domain_files(struct revoke_domain *d, bool killable)
 {
@@ -280,7 +282,7 @@ static int __revoke_domain_files(struct revoke_domain *d, bool killable)
 			if (revoke_one(rf, d, killable))
 				ret = -EINTR;
 			fput(rf->file);
-		} else if (revoke_wait_released(rf, killable)) {
+		} else if (revoke_unpinned(rf, killable)) {
 			ret = -EINTR;
 		}
 		prev = rf;

@@ -161,15 +161,30 @@ void revoke_leave_busy(struct revokable_file *rf, struct revoke_call *call);
 void revoke_left_dead(struct revokable_file *rf);
 void revoke_refused(struct revokable_file *rf);
 
+/*
+ * Lockdep sees a gate as a read lock of its domain's class, a revoke as
+ * the write side; a domain with no class (revoke_domain_init_nolockdep())
+ * is not seen.
+ */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+#define revoke_lockdep(rf, annotation)					\
+do {									\
+	if ((rf)->dep_map)						\
+		annotation;						\
+} while (0)
+#else
+#define revoke_lockdep(rf, annotation) do { } while (0)
+#endif
+
 static __always_inline void revoke_enter_idle(struct revokable_file *rf)
 {
 	WRITE_ONCE(rf->caller, current);
-	rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_);
+	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
 }
 
 static __always_inline void revoke_leave_idle(struct revokable_file *rf)
 {
-	rwsem_release(rf->dep_map, _RET_IP_);
+	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
 	WRITE_ONCE(rf->caller, NULL);
 	/* Fully ordered before revoke_left_dead() wakes the revokers. */
 	if (unlikely(atomic_add_negative(-1, &rf->active)))
@@ -251,6 +266,7 @@ bool revoke_in_call(struct revokable_file *rf);
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable);
 int revoke_wait_released(struct revokable_file *rf, bool killable);
+int revoke_unpinned(struct revokable_file *rf, bool killable);
 
 /*
  * fs/revoke_domain.c.  The domain of an inode's O_REVOKABLE and

@@ -40,9 +40,11 @@
  * TEST_REVOKE_PROC_ADD creates /proc/test_revoke/, with "pipe", the
  * device's methods in proc_ops (->proc_read, ->proc_poll, ->proc_mmap...),
  * "state" and "seq", a proc_create_single() and a proc_create_seq() file,
- * and "remove", whose write removes the directory from inside itself;
+ * "remove", whose write removes the directory from inside itself, and
+ * "link", a symlink to "pipe";
  * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which revokes their
- * open files.
+ * open files; after TEST_REVOKE_RELEASE_REMOVES_PROC, the file's ->release
+ * removes it.
  */
 #include <linux/debugfs.h>
 #include <linux/filelock.h>
@@ -82,6 +84,8 @@
 /* ioctls: create and remove the /proc directory */
 #define TEST_REVOKE_PROC_ADD	_IO('R', 10)
 #define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
+/* ioctl: make this file's ->release remove the /proc directory */
+#define TEST_REVOKE_RELEASE_REMOVES_PROC _IO('R', 12)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -121,6 +125,7 @@ struct test_revoke_file {
 	struct list_head node;
 	wait_queue_head_t *poll_wait;	/* freed in ->release */
 	bool block_release;
+	bool release_removes_proc;
 	bool released;
 };
 
@@ -179,6 +184,7 @@ static bool test_revoke_async_has(struct file *file)
 }
 
 static long test_revoke_block(bool *cancelled);
+static void test_revoke_proc_remove(void);
 
 static int test_revoke_release(struct inode *inode, struct file *file)
 {
@@ -187,6 +193,8 @@ static int test_revoke_release(struct inode *inode, struct file *file)
 
 	if (tf->block_release)
 		test_revoke_block(&never);
+	if (tf->release_removes_proc)
+		test_revoke_proc_remove();
 	async = test_revoke_async_has(file);
 
 	spin_lock(&test_revoke_lock);
@@ -490,7 +498,8 @@ static long test_revoke_proc_add(void)
 					test_revoke_state_show) ||
 		    !proc_create_seq("seq", 0444, dir, &test_revoke_seq_ops) ||
 		    !proc_create("remove", 0200, dir,
-				 &test_revoke_proc_remove_ops)) {
+				 &test_revoke_proc_remove_ops) ||
+		    !proc_symlink("link", dir, "pipe")) {
 			proc_remove(dir);
 			ret = -ENOMEM;
 		} else {
@@ -552,6 +561,9 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return test_revoke_proc_add();
 	case TEST_REVOKE_PROC_REMOVE:
 		test_revoke_proc_remove();
+		return 0;
+	case TEST_REVOKE_RELEASE_REMOVES_PROC:
+		tf->release_removes_proc = true;
 		return 0;
 	}
 	return -ENOTTY;

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
+#include <linux/namei.h>
 
 /* What the proc_ops of one entry saw. */
 struct proc_test_entry {
@@ -266,10 +267,31 @@ static void proc_test_remove_waits_for_open(struct kunit *test)
 	kthread_stop_put(remover);
 }
 
+/*
+ * An open through a path held across the removal (a reopen through
+ * /proc/self/fd, which no lookup revalidates) fails without reading the
+ * entry's proc_ops, gone with its module: here poisoned.
+ */
+static void proc_test_open_removed(struct kunit *test)
+{
+	struct proc_test *t = proc_test_create(test);
+	struct path path;
+
+	KUNIT_ASSERT_EQ(test, 0, vfs_path_lookup(t->mnt->mnt_root, t->mnt,
+						 "proc_kunit", 0, &path));
+	proc_test_remove(t);
+	PDE(d_inode(path.dentry))->proc_ops = NULL;
+	KUNIT_EXPECT_PTR_EQ(test, dentry_open(&path, O_RDONLY, current_cred()),
+			    ERR_PTR(-ENOENT));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->entry.opens));
+	path_put(&path);
+}
+
 static struct kunit_case proc_test_cases[] = {
 	KUNIT_CASE(proc_test_open_revokable),
 	KUNIT_CASE(proc_test_remove_waits_for_call),
 	KUNIT_CASE(proc_test_remove_waits_for_open),
+	KUNIT_CASE(proc_test_open_removed),
 	{}
 };
 

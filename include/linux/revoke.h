@@ -127,6 +127,21 @@ static inline bool revoke_domain_removed(const struct revoke_domain *domain)
 	return atomic_read(&domain->users) < 0;
 }
 
+/**
+ * revoke_domain_init_nolockdep - initialise a domain lockdep does not see
+ * @domain: the domain
+ *
+ * For a filesystem whose objects are made through one call for every kind
+ * of driver (procfs' proc_create*()): one lock class for all of them would
+ * tie the locks of unrelated drivers together, a method of one taking a
+ * lock under which another's entry is removed, and report cycles that
+ * cannot deadlock.  The gates of its files are not annotated.
+ */
+static inline void revoke_domain_init_nolockdep(struct revoke_domain *domain)
+{
+	__revoke_domain_init(domain, NULL);
+}
+
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
 void revoke_domain_files(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);

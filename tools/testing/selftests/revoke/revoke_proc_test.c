@@ -33,6 +33,7 @@
 #define STATE	TEST_REVOKE_PROC "state"
 #define SEQ	TEST_REVOKE_PROC "seq"
 #define REMOVE	TEST_REVOKE_PROC "remove"
+#define LINK	TEST_REVOKE_PROC "link"
 
 /* What poll gives a file of a removed entry: DEFAULT_POLLMASK. */
 #define REMOVED_POLL	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
@@ -374,6 +375,72 @@ TEST_F(proc, entry_removes_itself)
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(close(fd), 0);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+}
+
+/*
+ * A process exits holding a file of "pipe" and, opened after it, one of
+ * the device whose ->release removes the directory.  Both final fput()s
+ * are queued on the exiting task, the last first: the removal finds the
+ * pipe's file in its final fput(), which runs only once the removal
+ * returns.  It must release that file's driver itself, not wait for it.
+ */
+TEST_F(proc, removal_under_queued_final_fput)
+{
+	int status, i;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int pipe_fd = open(PIPE, O_RDWR);
+		int dev_fd = open(TEST_REVOKE_DEV, O_RDWR);
+
+		if (pipe_fd < 0 || dev_fd < pipe_fd ||
+		    ioctl(dev_fd, TEST_REVOKE_RELEASE_REMOVES_PROC))
+			_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < 50 && !waitpid(pid, &status, WNOHANG); i++)
+		usleep(100000);
+	ASSERT_LT(i, 50) TH_LOG("the exiting child is stuck in the removal");
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+	EXPECT_EQ(access(PIPE, F_OK), -1);
+	/* The fixture's file, the child's two. */
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 3);
+}
+
+/*
+ * An open through a descriptor of the removed entry (/proc/self/fd/N of
+ * an O_PATH one), which no lookup revalidates, fails as an open by name
+ * does, without reaching the proc_ops.
+ */
+TEST_F(proc, reopen_after_removal)
+{
+	int path_fd = open(PIPE, O_PATH);
+	char name[64];
+
+	ASSERT_GE(path_fd, 0);
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", path_fd);
+	EXPECT_EQ(open(name, O_RDWR), -1);
+	EXPECT_EQ(errno, ENOENT);
+	EXPECT_EQ(close(path_fd), 0);
+}
+
+/* A symlink entry reads until its removal, then fails with EINVAL. */
+TEST_F(proc, symlink)
+{
+	int fd = open(LINK, O_PATH | O_NOFOLLOW);
+	char buf[16] = "";
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(readlinkat(fd, "", buf, sizeof(buf) - 1), 4);
+	EXPECT_STREQ(buf, "pipe");
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(readlinkat(fd, "", buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(close(fd), 0);
 }
 
 static int stop_openers;

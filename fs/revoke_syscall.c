@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Revokable files: revokeat(2).
+ *
+ * The syscall: the checks on who may revoke what, then revoke_inode() for
+ * a path, revoke_file() for a descriptor.  What revoking does is
+ * fs/revoke.c's and fs/revoke_domain.c's.
+ *
+ * Copyright (C) 2026 The revokable files authors
+ */
+
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/revoke.h>
+#include <linux/security.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+
+/*
+ * revokeat(dfd, path, flags): revoke every revokable open file of the
+ * inode at @path, as BSD's revoke(2) does for those files, or with
+ * REVOKE_FILE only the open file description @dfd refers to.  Path revoke
+ * is for the inode's owner or CAP_FOWNER; holding a revokable file is
+ * enough to revoke it, as its opener agreed to.
+ */
+static int revoke_fd(int fd, const char __user *pathname)
+{
+	char c;
+	int err;
+
+	/* The path, if any, must be empty. */
+	if (pathname) {
+		if (get_user(c, pathname))
+			return -EFAULT;
+		if (c)
+			return -EINVAL;
+	}
+
+	CLASS(fd, f)(fd);
+	if (fd_empty(f))
+		return -EBADF;
+	err = security_file_revoke(&fd_file(f)->f_path, fd_file(f));
+	if (err)
+		return err;
+	return revoke_file(fd_file(f));
+}
+
+SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
+		unsigned int, flags)
+{
+	unsigned int lookup_flags = LOOKUP_FOLLOW;
+	struct inode *inode;
+	struct path path;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | REVOKE_FILE))
+		return -EINVAL;
+	if (flags & REVOKE_FILE) {
+		if (flags & AT_SYMLINK_NOFOLLOW)
+			return -EINVAL;
+		return revoke_fd(dfd, pathname);
+	}
+
+	if (flags & AT_SYMLINK_NOFOLLOW)
+		lookup_flags &= ~LOOKUP_FOLLOW;
+	if (flags & AT_EMPTY_PATH)
+		lookup_flags |= LOOKUP_EMPTY;
+	err = user_path_at(dfd, pathname, lookup_flags, &path);
+	if (err)
+		return err;
+	inode = d_inode(path.dentry);
+	err = -EPERM;
+	if (!inode_owner_or_capable(mnt_idmap(path.mnt), inode))
+		goto out;
+	err = security_file_revoke(&path, NULL);
+	if (!err)
+		err = revoke_inode(inode);
+out:
+	path_put(&path);
+	return err;
+}
