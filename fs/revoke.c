@@ -349,11 +349,8 @@ released:
 }
 
 /*
- * Once no call of a revoked file is in the driver: tear down and release
- * the driver, unless another revoker claimed it first.  0 if this one did
- * it; -EBUSY if another did, or does; -EINTR if killed while it waited for
- * a takedown (an unlock may sleep in the driver), the claim given back.
- * The caller holds the file.
+ * Give the claim on the release back: a killed revoker leaves it to the
+ * next revoker or to __fput(), which may be waiting for it.
  */
 static int revoke_unclaim(struct revokable_file *rf)
 {
@@ -377,6 +374,14 @@ static int revoke_finish_claimed(struct revokable_file *rf, bool killable)
 	return 0;
 }
 
+/*
+ * Once no call of a revoked file is in the driver: tear down and release
+ * the driver, unless another revoker claimed it first.  0 if this one did
+ * it; -EBUSY if another did, or does; -EINTR if killed while it waited for
+ * a takedown (an unlock may sleep in the driver), the claim given back.
+ * The caller holds the file, or claimed its release before __fput() did
+ * (revoke_unpinned()).
+ */
 static int revoke_finish(struct revokable_file *rf, bool killable)
 {
 	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
@@ -633,8 +638,10 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
  * Revoke a file in its final fput(), which the caller cannot hold: claim
  * its release first, so that __fput(), in revoke_release(), waits for this
  * revoker and the file stays until it is done; if __fput() or another
- * revoker claimed it, wait for them.  Its calls are those without a
- * descriptor (epoll's ->poll), and no task of its is the revoker's.
+ * revoker claimed it, wait for them.  No call can reach it but __fput()'s
+ * own takedowns (epoll, aio, io_uring, splice and mappings hold the file).
+ * A revoker inside a call or the release of this very file (a ->release
+ * removing its own object) waits for itself: not handled.
  */
 int revoke_unpinned(struct revokable_file *rf, bool killable)
 {

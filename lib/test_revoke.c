@@ -43,8 +43,7 @@
  * "remove", whose write removes the directory from inside itself, and
  * "link", a symlink to "pipe";
  * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which revokes their
- * open files; after TEST_REVOKE_RELEASE_REMOVES_PROC, the file's ->release
- * removes it.
+ * open files.
  */
 #include <linux/debugfs.h>
 #include <linux/filelock.h>
@@ -84,8 +83,6 @@
 /* ioctls: create and remove the /proc directory */
 #define TEST_REVOKE_PROC_ADD	_IO('R', 10)
 #define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
-/* ioctl: make this file's ->release remove the /proc directory */
-#define TEST_REVOKE_RELEASE_REMOVES_PROC _IO('R', 12)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -125,7 +122,6 @@ struct test_revoke_file {
 	struct list_head node;
 	wait_queue_head_t *poll_wait;	/* freed in ->release */
 	bool block_release;
-	bool release_removes_proc;
 	bool released;
 };
 
@@ -184,7 +180,6 @@ static bool test_revoke_async_has(struct file *file)
 }
 
 static long test_revoke_block(bool *cancelled);
-static void test_revoke_proc_remove(void);
 
 static int test_revoke_release(struct inode *inode, struct file *file)
 {
@@ -193,8 +188,6 @@ static int test_revoke_release(struct inode *inode, struct file *file)
 
 	if (tf->block_release)
 		test_revoke_block(&never);
-	if (tf->release_removes_proc)
-		test_revoke_proc_remove();
 	async = test_revoke_async_has(file);
 
 	spin_lock(&test_revoke_lock);
@@ -561,9 +554,6 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return test_revoke_proc_add();
 	case TEST_REVOKE_PROC_REMOVE:
 		test_revoke_proc_remove();
-		return 0;
-	case TEST_REVOKE_RELEASE_REMOVES_PROC:
-		tf->release_removes_proc = true;
 		return 0;
 	}
 	return -ENOTTY;

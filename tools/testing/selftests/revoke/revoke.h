@@ -49,7 +49,6 @@
 #define TEST_REVOKE_BLOCK_RELEASE _IO('R', 9)
 #define TEST_REVOKE_PROC_ADD	_IO('R', 10)
 #define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
-#define TEST_REVOKE_RELEASE_REMOVES_PROC _IO('R', 12)
 #define TEST_REVOKE_DEBUGFS	"/sys/kernel/debug/test_revoke/"
 #define TEST_REVOKE_PROC	"/proc/test_revoke/"
 

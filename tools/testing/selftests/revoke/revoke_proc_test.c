@@ -378,39 +378,6 @@ TEST_F(proc, entry_removes_itself)
 }
 
 /*
- * A process exits holding a file of "pipe" and, opened after it, one of
- * the device whose ->release removes the directory.  Both final fput()s
- * are queued on the exiting task, the last first: the removal finds the
- * pipe's file in its final fput(), which runs only once the removal
- * returns.  It must release that file's driver itself, not wait for it.
- */
-TEST_F(proc, removal_under_queued_final_fput)
-{
-	int status, i;
-	pid_t pid;
-
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid) {
-		int pipe_fd = open(PIPE, O_RDWR);
-		int dev_fd = open(TEST_REVOKE_DEV, O_RDWR);
-
-		if (pipe_fd < 0 || dev_fd < pipe_fd ||
-		    ioctl(dev_fd, TEST_REVOKE_RELEASE_REMOVES_PROC))
-			_exit(1);
-		_exit(0);
-	}
-	for (i = 0; i < 50 && !waitpid(pid, &status, WNOHANG); i++)
-		usleep(100000);
-	ASSERT_LT(i, 50) TH_LOG("the exiting child is stuck in the removal");
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(WEXITSTATUS(status), 0);
-	EXPECT_EQ(access(PIPE, F_OK), -1);
-	/* The fixture's file, the child's two. */
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 3);
-}
-
-/*
  * An open through a descriptor of the removed entry (/proc/self/fd/N of
  * an O_PATH one), which no lookup revalidates, fails as an open by name
  * does, without reaching the proc_ops.
