@@ -67,6 +67,12 @@ static inline int test_revoke_param(const char *name)
 	return n > 0 ? atoi(buf) : -1;
 }
 
+/* The device's files opened and not released yet. */
+static inline int test_revoke_open_files(void)
+{
+	return test_revoke_param("opens") - test_revoke_param("releases");
+}
+
 /* A file of the test device, emptied: the byte pipe behind it is shared. */
 static inline int test_revoke_open_empty(void)
 {

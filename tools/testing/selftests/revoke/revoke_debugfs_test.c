@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "read_tree.h"
 #include "waiter.h"
 
 #define PIPE	TEST_REVOKE_DEBUGFS "pipe"
@@ -42,17 +42,12 @@ FIXTURE(debugfs) {
 	int releases;
 };
 
-static int open_files(void)
-{
-	return test_revoke_param("opens") - test_revoke_param("releases");
-}
-
 FIXTURE_SETUP(debugfs)
 {
 	char buf[64];
 
 	self->fd = -1;
-	self->open_files = open_files();
+	self->open_files = test_revoke_open_files();
 	self->ctl = open(TEST_REVOKE_DEV, O_RDWR);
 	if (self->ctl < 0 && errno == ENOENT)
 		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
@@ -80,7 +75,7 @@ FIXTURE_TEARDOWN(debugfs)
 	EXPECT_EQ(close(self->ctl), 0);
 	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
-	EXPECT_EQ(open_files(), self->open_files);
+	EXPECT_EQ(test_revoke_open_files(), self->open_files);
 }
 
 static int remove_dir(int ctl)
@@ -408,55 +403,23 @@ TEST_F(debugfs, removal_waits_for_files_another_revoker_holds)
 	EXPECT_EQ(close(other), 0);
 }
 
-static int files_read;
-
-static void on_alarm(int sig)
-{
-}
-
-/* Up to 64 KiB of a readable file, for a second at most. */
-static int read_file(const char *path, const struct stat *st, int type,
-		     struct FTW *ftw)
-{
-	size_t total = 0;
-	char buf[4096];
-	ssize_t n;
-	int fd;
-
-	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0444))
-		return 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	alarm(1);
-	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
-		total += n;
-	alarm(0);
-	close(fd);
-	files_read++;
-	return 0;
-}
-
 FIXTURE(tree) {};
 FIXTURE_SETUP(tree) {}
 FIXTURE_TEARDOWN(tree) {}
 
 /*
  * Every file of the kernel's debugfs, read once: on the debug kernel,
- * KASAN and lockdep watch each open, read and release.  The SIGALRM
- * handler, without SA_RESTART, ends a read that would block.
+ * KASAN and lockdep watch each open, read and release (read_tree.h).
  */
 TEST_F_TIMEOUT(tree, read_every_debugfs_file, 300)
 {
-	struct sigaction sa = { .sa_handler = on_alarm };
+	int files;
 
 	if (access("/sys/kernel/debug/sched", F_OK))
 		SKIP(return, "debugfs not mounted at /sys/kernel/debug");
-	ASSERT_EQ(sigaction(SIGALRM, &sa, NULL), 0);
-	ASSERT_EQ(nftw("/sys/kernel/debug", read_file, 16,
-		       FTW_PHYS | FTW_MOUNT), 0);
-	TH_LOG("%d files read", files_read);
-	EXPECT_GT(files_read, 10);
+	files = read_tree("/sys/kernel/debug");
+	TH_LOG("%d files read", files);
+	EXPECT_GT(files, 10);
 }
 
 TEST_HARNESS_MAIN

@@ -15,7 +15,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "read_tree.h"
 #include "waiter.h"
 
 #define PIPE	TEST_REVOKE_PROC "pipe"
@@ -51,17 +51,12 @@ FIXTURE(proc) {
 	int releases;
 };
 
-static int open_files(void)
-{
-	return test_revoke_param("opens") - test_revoke_param("releases");
-}
-
 FIXTURE_SETUP(proc)
 {
 	char buf[64];
 
 	self->fd = -1;
-	self->open_files = open_files();
+	self->open_files = test_revoke_open_files();
 	self->ctl = open(TEST_REVOKE_DEV, O_RDWR);
 	if (self->ctl < 0 && errno == ENOENT)
 		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
@@ -86,7 +81,7 @@ FIXTURE_TEARDOWN(proc)
 	EXPECT_EQ(close(self->ctl), 0);
 	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 	EXPECT_EQ(test_revoke_param("pollers_left"), 0);
-	EXPECT_EQ(open_files(), self->open_files);
+	EXPECT_EQ(test_revoke_open_files(), self->open_files);
 }
 
 static int remove_dir(int ctl)
@@ -467,39 +462,6 @@ TEST_F_TIMEOUT(proc, removal_races_opens, 150)
 	EXPECT_GT(opened, 0);
 }
 
-static int files_read;
-
-static void on_alarm(int sig)
-{
-}
-
-/*
- * Up to 64 KiB of a readable file, for a second at most.  /proc/kmsg
- * would take the kernel log from the console's readers.
- */
-static int read_file(const char *path, const struct stat *st, int type,
-		     struct FTW *ftw)
-{
-	size_t total = 0;
-	char buf[4096];
-	ssize_t n;
-	int fd;
-
-	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0444) ||
-	    !strcmp(path, "/proc/kmsg"))
-		return 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	alarm(1);
-	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
-		total += n;
-	alarm(0);
-	close(fd);
-	files_read++;
-	return 0;
-}
-
 FIXTURE(tree) {};
 FIXTURE_SETUP(tree) {}
 FIXTURE_TEARDOWN(tree) {}
@@ -510,15 +472,14 @@ FIXTURE_TEARDOWN(tree) {}
  */
 TEST_F_TIMEOUT(tree, read_every_proc_file, 300)
 {
-	struct sigaction sa = { .sa_handler = on_alarm };
 	int ctl = open(TEST_REVOKE_DEV, O_RDWR);
+	int files;
 
 	if (ctl >= 0)
 		ASSERT_EQ(ioctl(ctl, TEST_REVOKE_PROC_ADD), 0);
-	ASSERT_EQ(sigaction(SIGALRM, &sa, NULL), 0);
-	ASSERT_EQ(nftw("/proc", read_file, 16, FTW_PHYS | FTW_MOUNT), 0);
-	TH_LOG("%d files read", files_read);
-	EXPECT_GT(files_read, 100);
+	files = read_tree("/proc");
+	TH_LOG("%d files read", files);
+	EXPECT_GT(files, 100);
 	if (ctl >= 0) {
 		EXPECT_EQ(ioctl(ctl, TEST_REVOKE_PROC_REMOVE), 0);
 		EXPECT_EQ(close(ctl), 0);
