@@ -230,9 +230,9 @@ noinline void revoke_leave_busy(struct revokable_file *rf,
 }
 
 /*
- * How many calls of @rf @task is in: nested ones (a splice calling the
- * file's ->write_iter, through the VFS) count one each.  @task is only
- * compared, never followed.
+ * How many calls of @rf @task is in: nested ones (a driver's ->splice_read
+ * calling the file's ->read_iter, through the VFS) count one each.  @task
+ * is only compared, never followed.
  */
 static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 {

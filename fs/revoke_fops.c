@@ -349,6 +349,28 @@ REVOKE_PROXY(int, uring_cmd, file_revokable(ioucmd->file), rf->results->error,
 	     ARGS(ioucmd, issue_flags));
 
 /*
+ * The generic splice methods only call the file's ->read_iter or
+ * ->write_iter, which the proxy gates: they are left ungated, so that a
+ * splice enters the gate once, and a splice to the file waits for the
+ * pipe's writer outside it, where a revoke need not wait for it.
+ */
+static typeof_member(struct file_operations, splice_read)
+revoke_splice_read_method(const struct file_operations *real)
+{
+	if (real->splice_read == copy_splice_read)
+		return copy_splice_read;
+	return real->splice_read ? revoke_splice_read : NULL;
+}
+
+static typeof_member(struct file_operations, splice_write)
+revoke_splice_write_method(const struct file_operations *real)
+{
+	if (real->splice_write == iter_file_splice_write)
+		return iter_file_splice_write;
+	return real->splice_write ? revoke_splice_write : NULL;
+}
+
+/*
  * Fill @proxy with a method for each method @real has, and only those, so
  * that the VFS decides as it would for @real (FMODE_CAN_READ, FMODE_LSEEK,
  * splice, ...).  ->open has run already.  ->check_flags takes no file and
@@ -387,8 +409,8 @@ void revoke_proxy_init(struct file_operations *proxy,
 	proxy->lock = real->lock ? revoke_lock : NULL;
 	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
 	proxy->flock = real->flock ? revoke_flock : NULL;
-	proxy->splice_write = real->splice_write ? revoke_splice_write : NULL;
-	proxy->splice_read = real->splice_read ? revoke_splice_read : NULL;
+	proxy->splice_write = revoke_splice_write_method(real);
+	proxy->splice_read = revoke_splice_read_method(real);
 	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
 	proxy->setlease = real->setlease ? revoke_setlease : NULL;
 	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;

@@ -13,7 +13,9 @@
 #include <linux/completion.h>
 #include <linux/debug_locks.h>
 #include <linux/kthread.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/sched/mm.h>
+#include <linux/uio.h>
 
 /* What the test driver saw, per file. */
 struct revoke_test_file {
@@ -161,6 +163,55 @@ static void revoke_test_proxy_mirrors(struct kunit *test)
 	/* Lock debugging makes every lock in it bigger. */
 	if (!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
 		KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
+}
+
+static ssize_t revoke_test_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct revoke_test_file *tf = iocb->ki_filp->private_data;
+	struct revokable_file *rf = file_revokable_or_null(iocb->ki_filp);
+
+	atomic_set(&tf->calls, rf ? revoke_calls_of(rf, current) : -1);
+	return copy_to_iter("x", 1, to);
+}
+
+static const struct file_operations revoke_test_iter_fops = {
+	.owner		= THIS_MODULE,
+	.read_iter	= revoke_test_read_iter,
+	.splice_read	= copy_splice_read,
+	.release	= revoke_test_release,
+};
+
+/*
+ * copy_splice_read() only calls ->read_iter, which the proxy gates: a
+ * splice from the file is one call of it, not a call nested in another.
+ */
+static void revoke_test_splice_once(struct kunit *test)
+{
+	struct pipe_inode_info *pipe;
+	struct revoke_test_file *tf;
+	struct file *file;
+	loff_t pos = 0;
+
+	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_iter_fops,
+					 tf, O_RDONLY, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, NULL));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	pipe = alloc_pipe_info();
+	KUNIT_ASSERT_NOT_NULL(test, pipe);
+
+	KUNIT_EXPECT_EQ(test, file->f_op->splice_read(file, &pos, pipe, 1, 0),
+			1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->calls), 1);
+
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_EQ(test, file->f_op->splice_read(file, &pos, pipe, 1, 0),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	free_pipe_info(pipe);
 }
 
 /* A file that was not made revokable has no state and cannot be revoked. */
@@ -966,6 +1017,7 @@ static void revoke_test_lockdep_abba(struct kunit *test)
 
 static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
+	KUNIT_CASE(revoke_test_splice_once),
 	KUNIT_CASE(revoke_test_plain_file),
 	KUNIT_CASE(revoke_test_unrevokable),
 	KUNIT_CASE(revoke_test_file_is),
