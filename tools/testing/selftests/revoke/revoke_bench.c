@@ -69,6 +69,8 @@ static const struct target targets[] = {
 	{ "proc entry",	"/proc/filesystems" },		/* removable */
 	{ "sysfs",	"/sys/kernel/uevent_seqnum" },
 	{ "debugfs",	"/sys/kernel/debug/sched/verbose" },
+	/* a seq_file, read through seq_read() on the base */
+	{ "debugfs seq", "/sys/kernel/debug/x86/topo/domains" },
 	{ "test device", TEST_REVOKE_DEV, true },
 };
 
