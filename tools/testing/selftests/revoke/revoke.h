@@ -3,6 +3,7 @@
 #define __REVOKE_H
 
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -34,6 +35,30 @@
 #ifndef REVOKE_FILE
 #define REVOKE_FILE 0x200
 #endif
+
+/* One aio request on @fd, at offset 0, and its result. */
+static inline long aio_one(int fd, int op, void *buf, size_t len)
+{
+	struct iocb cb = {
+		.aio_lio_opcode = op, .aio_fildes = fd,
+		.aio_buf = (unsigned long)buf, .aio_nbytes = len,
+	};
+	struct iocb *cbs[1] = { &cb };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+	long ret;
+
+	if (syscall(__NR_io_setup, 1, &ctx))
+		return -1000 - errno;
+	ret = syscall(__NR_io_submit, ctx, 1, cbs);
+	if (ret == 1)
+		ret = syscall(__NR_io_getevents, ctx, 1, 1, &ev, NULL) == 1 ?
+		      (long)ev.res : -2000 - errno;
+	else
+		ret = -3000 - errno;
+	syscall(__NR_io_destroy, ctx);
+	return ret;
+}
 
 /* The test device, lib/test_revoke.c */
 #define TEST_REVOKE_DEV		"/dev/test_revoke"

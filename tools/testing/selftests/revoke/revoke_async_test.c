@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <linux/aio_abi.h>
 #include <linux/io_uring.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -271,30 +270,6 @@ FIXTURE_TEARDOWN(files)
 	close(self->plain);
 	unlink(self->path);
 	unlink(self->plain_path);
-}
-
-/* One aio request on @fd, and its result. */
-static long aio_one(int fd, int op, void *buf, size_t len)
-{
-	struct iocb cb = {
-		.aio_lio_opcode = op, .aio_fildes = fd,
-		.aio_buf = (unsigned long)buf, .aio_nbytes = len,
-	};
-	struct iocb *cbs[1] = { &cb };
-	struct io_event ev;
-	aio_context_t ctx = 0;
-	long ret;
-
-	if (syscall(__NR_io_setup, 1, &ctx))
-		return -1000 - errno;
-	ret = syscall(__NR_io_submit, ctx, 1, cbs);
-	if (ret == 1)
-		ret = syscall(__NR_io_getevents, ctx, 1, 1, &ev, NULL) == 1 ?
-		      (long)ev.res : -2000 - errno;
-	else
-		ret = -3000 - errno;
-	syscall(__NR_io_destroy, ctx);
-	return ret;
 }
 
 TEST_F(files, aio)

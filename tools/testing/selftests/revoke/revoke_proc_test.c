@@ -135,6 +135,23 @@ TEST_F(proc, calls_then_errors)
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
 }
 
+/*
+ * The entry has ->proc_read and ->proc_write only: aio runs them through
+ * the legacy adapter, where it used to fail with EINVAL, and is refused
+ * like the other calls after the removal.
+ */
+TEST_F(proc, aio_legacy_methods)
+{
+	char buf[8] = "";
+
+	EXPECT_EQ(aio_one(self->fd, IOCB_CMD_PWRITE, "abc", 3), 3);
+	EXPECT_EQ(aio_one(self->fd, IOCB_CMD_PREAD, buf, sizeof(buf)), 3);
+	EXPECT_STREQ(buf, "abc");
+	ASSERT_EQ(remove_dir(self->ctl), 0);
+	EXPECT_EQ(aio_one(self->fd, IOCB_CMD_PREAD, buf, sizeof(buf)), -EIO);
+	EXPECT_EQ(aio_one(self->fd, IOCB_CMD_PWRITE, "abc", 3), -EIO);
+}
+
 /* A reader asleep in the driver is kicked out, and reads -EIO. */
 TEST_F(proc, blocked_reader)
 {
