@@ -81,6 +81,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	atomic_set(&rf->active, 0);
 	rf->caller = NULL;
 	rf->caller_nested = 0;
+	rf->caller_out = 0;
+	atomic_set(&rf->stepped_out, 0);
 	rf->flags = 0;
 	refcount_set(&rf->ref, 1);
 	rf->file = file;
@@ -202,6 +204,7 @@ noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
 		return false;
 	}
 	call->task = current;
+	call->out = false;
 	if (READ_ONCE(rf->caller) == current) {
 		INIT_LIST_HEAD(&call->node);
 		WRITE_ONCE(rf->caller_nested, rf->caller_nested + 1);
@@ -231,8 +234,8 @@ noinline void revoke_leave_busy(struct revokable_file *rf,
 
 /*
  * How many calls of @rf @task is in: nested ones (a driver's ->splice_read
- * calling the file's ->read_iter, through the VFS) count one each.  @task
- * is only compared, never followed.
+ * calling the file's ->read_iter, through the VFS) count one each, those
+ * stepped out of the gate none.  @task is only compared, never followed.
  */
 static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 {
@@ -240,10 +243,11 @@ static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 	int calls = 0;
 
 	if (READ_ONCE(rf->caller) == task)
-		calls = 1 + READ_ONCE(rf->caller_nested);
+		calls = 1 + READ_ONCE(rf->caller_nested) -
+			READ_ONCE(rf->caller_out);
 	spin_lock(&rf->callers_lock);
 	list_for_each_entry(call, &rf->callers, node)
-		calls += call->task == task;
+		calls += call->task == task && !READ_ONCE(call->out);
 	spin_unlock(&rf->callers_lock);
 	return calls;
 }
@@ -271,6 +275,26 @@ static void revoke_release_driver(struct revokable_file *rf)
 	/* Done already by __fput() unless the gate refused it. */
 	if ((file->f_flags & FASYNC) && rf->real->fasync)
 		rf->real->fasync(-1, file, 0);
+	if (rf->detach) {
+		/* ->release, and the module, at the final fput(). */
+		rf->detach(file);
+		return;
+	}
+	if (rf->real->release)
+		rf->real->release(file_inode(file), file);
+	module_put(rf->real->owner);
+}
+
+/*
+ * The second stage of a release in two, at the final fput(): the file's
+ * own ->release, once no method can run on it.
+ */
+static void revoke_release_file(struct revokable_file *rf)
+{
+	struct file *file = rf->file;
+
+	if (!rf->detach)
+		return;
 	if (rf->real->release)
 		rf->real->release(file_inode(file), file);
 	module_put(rf->real->owner);
@@ -343,6 +367,8 @@ int revoke_release(struct inode *inode, struct file *file)
 released:
 	revoke_domain_del(rf);
 	revoke_done(rf);
+	/* Out of the domain first: ->release may free it (kernfs'). */
+	revoke_release_file(rf);
 	file->f_op = &revoke_released_fops;
 	revoke_put(rf);
 	return 0;
@@ -406,10 +432,18 @@ int revoke_wait_released(struct revokable_file *rf, bool killable)
 	return revoke_wait(rf, revoke_released, killable);
 }
 
-/* No call in flight but the revoker's @own (its call, its kick). */
+/*
+ * No call in flight but the revoker's @own (its call, its kick), and those
+ * stepped out of the gate.  A call is counted in @stepped_out only while
+ * it is in @active: read after @active, so that one that stepped out,
+ * back in, and left in between is not taken off twice.
+ */
 static bool revoke_idle(struct revokable_file *rf, int own)
 {
-	return atomic_read(&rf->active) == REVOKE_BIAS + own;
+	int active = atomic_read(&rf->active);
+
+	smp_rmb();
+	return active - atomic_read(&rf->stepped_out) == REVOKE_BIAS + own;
 }
 
 /* Kick the tasks noted in calls of @rf, but the revoker's own call. */
@@ -424,14 +458,16 @@ static void revoke_kick_tasks(struct revokable_file *rf)
 	 */
 	rcu_read_lock();
 	t = READ_ONCE(rf->caller);
-	if (t && t != current && !(t->flags & PF_KTHREAD))
+	if (t && t != current && !(t->flags & PF_KTHREAD) &&
+	    READ_ONCE(rf->caller_out) <= READ_ONCE(rf->caller_nested))
 		set_notify_signal(t);
 	rcu_read_unlock();
 
 	spin_lock(&rf->callers_lock);
 	list_for_each_entry(call, &rf->callers, node) {
 		t = call->task;
-		if (t != current && !(t->flags & PF_KTHREAD))
+		if (t != current && !(t->flags & PF_KTHREAD) &&
+		    !READ_ONCE(call->out))
 			set_notify_signal(t);
 	}
 	spin_unlock(&rf->callers_lock);
@@ -774,6 +810,132 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 	mutex_unlock(&rf->cancel_lock);
 }
 EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
+
+/**
+ * revoke_call_enter - enter a file's gate around a call into its driver
+ * @file: the file
+ * @call: on the caller's stack until revoke_call_leave()
+ *
+ * For a filesystem whose file_operations have FOP_NARROW_GATE: the proxy
+ * calls their ->read_iter and ->write_iter outside the gate, and they
+ * enter it around their calls into the driver only, never across a copy
+ * to or from user memory, so that a revoke does not wait for a user
+ * buffer backed by FUSE or userfaultfd.  Revoke waits for the calls
+ * inside, as for the proxy's.  A file that is not revokable is always
+ * entered.
+ *
+ * Context: Process context.
+ * Return: true if in, to be left with revoke_call_leave(); false if @file
+ * is revoked, and nothing is to be left.
+ */
+bool revoke_call_enter(struct file *file, struct revoke_call *call)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	return !rf || revoke_enter(rf, call);
+}
+EXPORT_SYMBOL_GPL(revoke_call_enter);
+
+/**
+ * revoke_call_leave - leave a file's gate
+ * @file: the file
+ * @call: given to a successful revoke_call_enter()
+ *
+ * Context: Process context.
+ */
+void revoke_call_leave(struct file *file, struct revoke_call *call)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	if (rf)
+		revoke_leave(rf, call);
+}
+EXPORT_SYMBOL_GPL(revoke_call_leave);
+
+/*
+ * Note one of current's calls of @rf as stepped out of the gate (@out) or
+ * back in: false if it has none in that state.  Only the task itself
+ * changes its notes.
+ */
+static bool revoke_note_out(struct revokable_file *rf, bool out)
+{
+	struct revoke_call *call;
+	bool found = false;
+
+	if (READ_ONCE(rf->caller) == current &&
+	    (out ? rf->caller_out <= rf->caller_nested : rf->caller_out)) {
+		WRITE_ONCE(rf->caller_out, rf->caller_out + (out ? 1 : -1));
+		return true;
+	}
+	spin_lock(&rf->callers_lock);
+	list_for_each_entry(call, &rf->callers, node) {
+		if (call->task == current && call->out != out) {
+			WRITE_ONCE(call->out, out);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&rf->callers_lock);
+	return found;
+}
+
+/**
+ * revoke_step_out - let revoke go on without waiting for the current call
+ * @file: the file whose method the caller is in
+ *
+ * For a method that is about to wait for something that may itself wait
+ * for the revoke of @file: a lock under which the file's object is
+ * removed (cgroup_mutex), or that removal itself (a "remove" attribute).
+ * Until revoke_step_in(), a revoke of @file neither waits for this call
+ * nor kicks it, and may release the driver: the method must not call
+ * into it, and may use only what its filesystem keeps until the final
+ * fput() (see &revoke_domain.detach).  It is kernfs_break_active_protection().
+ *
+ * Context: Process context, inside a call of @file through its gate.
+ * Return: true if stepped out; false if the caller has no call of @file
+ * in the gate (or @file is not revokable), and nothing is to be undone.
+ */
+bool revoke_step_out(struct file *file)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	if (!rf || !revoke_note_out(rf, true))
+		return false;
+	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
+	atomic_inc(&rf->stepped_out);
+	/* Ordered before the test: a revoker waiting for the call counts it out. */
+	smp_mb__after_atomic();
+	if (atomic_read(&rf->active) < 0)
+		wake_up_var(&rf->active);
+	return true;
+}
+EXPORT_SYMBOL_GPL(revoke_step_out);
+
+/**
+ * revoke_step_in - undo revoke_step_out()
+ * @file: the file
+ *
+ * The call is waited for by revoke again, but a revoke that went on while
+ * it was out may have released the driver already, or be releasing it:
+ * the protection is not restored, and the method must not call into the
+ * driver any more.  Called before the method returns.  It is
+ * kernfs_unbreak_active_protection().
+ *
+ * Context: Process context, after revoke_step_out(@file) returned true.
+ * Return: true if stepped back in; false if the caller had no call of
+ * @file stepped out.
+ */
+bool revoke_step_in(struct file *file)
+{
+	struct revokable_file *rf = file_revokable_or_null(file);
+
+	if (!rf || !revoke_note_out(rf, false))
+		return false;
+	atomic_dec(&rf->stepped_out);
+	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
+	return true;
+}
+EXPORT_SYMBOL_GPL(revoke_step_in);
 
 #ifdef CONFIG_REVOKE_KUNIT_TEST
 #include "tests/revoke_kunit.c"

@@ -112,6 +112,7 @@ void __revoke_domain_init(struct revoke_domain *domain,
 	domain->seq = 0;
 	domain->kick = NULL;
 	domain->results = NULL;
+	domain->detach = NULL;
 	atomic_set(&domain->users, 0);
 }
 EXPORT_SYMBOL_GPL(__revoke_domain_init);
@@ -165,6 +166,7 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->inode_domain = id;
 	rf->seq = ++domain->seq;
 	rf->kick = domain->kick;
+	rf->detach = domain->detach;
 	rf->results = domain->results;
 	if (!rf->results)
 		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
@@ -308,6 +310,23 @@ void revoke_domain_files(struct revoke_domain *domain)
 }
 EXPORT_SYMBOL_GPL(revoke_domain_files);
 
+/**
+ * revoke_domain_files_killable - revoke every file of a domain, killably
+ * @domain: the domain
+ *
+ * As revoke_domain_files(), for revoke(2): a fatal signal ends the waits,
+ * every file being left revoked, its driver released by the next revoke
+ * or its final fput().
+ *
+ * Context: Process context; sleeps killably.
+ * Return: 0; -EINTR if a fatal signal cut a wait short.
+ */
+int revoke_domain_files_killable(struct revoke_domain *domain)
+{
+	return __revoke_domain_files(domain, true);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_files_killable);
+
 /*
  * A domain embedded in a filesystem object goes when the object is
  * removed.  Its files are revoked then, but a file may be opening: its
@@ -392,9 +411,9 @@ EXPORT_SYMBOL_GPL(revoke_domain_remove);
  * @inode: the inode; the caller holds a reference to a dentry of it
  *
  * Revokes the files opened with O_REVOKABLE or through FOP_REVOKABLE
- * methods, which are in the inode's own domain, and those its filesystem
- * put in the domain super_operations->revoke_domain() gives for it.  Files
- * that are not revokable are untouched.
+ * methods, which are in the inode's own domain, and has its filesystem's
+ * super_operations->revoke() revoke those it put in domains of its own.
+ * Files that are not revokable are untouched.
  *
  * Context: Process context; sleeps killably.
  * Return: 0, also when there was nothing to revoke; -EINTR as for
@@ -404,12 +423,10 @@ int revoke_inode(struct inode *inode)
 {
 	const struct super_operations *sop = inode->i_sb->s_op;
 	struct revoke_inode_domain *id;
-	struct revoke_domain *domain;
 	int ret = 0;
 
-	domain = sop->revoke_domain ? sop->revoke_domain(inode) : NULL;
-	if (domain)
-		ret = __revoke_domain_files(domain, true);
+	if (sop->revoke)
+		ret = sop->revoke(inode);
 	id = revoke_inode_domain_find(inode);
 	if (!id)
 		return ret;

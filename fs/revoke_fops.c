@@ -378,6 +378,9 @@ revoke_splice_write_method(const struct file_operations *real)
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
  *
+ * With FOP_NARROW_GATE, ->read_iter and ->write_iter are the driver's
+ * own, which enter the gate themselves (revoke_call_enter()).
+ *
  * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
  * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
  * completes only when something polls the driver for it, and nothing may
@@ -388,6 +391,8 @@ revoke_splice_write_method(const struct file_operations *real)
 void revoke_proxy_init(struct file_operations *proxy,
 		       const struct file_operations *real)
 {
+	bool narrow = real->fop_flags & FOP_NARROW_GATE;
+
 	*proxy = (struct file_operations) {
 		.fop_flags	= real->fop_flags,
 		.release	= revoke_release,
@@ -396,8 +401,10 @@ void revoke_proxy_init(struct file_operations *proxy,
 	proxy->llseek = real->llseek ? revoke_llseek : NULL;
 	proxy->read = real->read ? revoke_read : NULL;
 	proxy->write = real->write ? revoke_write : NULL;
-	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
-	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
+	proxy->read_iter = real->read_iter && !narrow ? revoke_read_iter :
+			   real->read_iter;
+	proxy->write_iter = real->write_iter && !narrow ? revoke_write_iter :
+			    real->write_iter;
 	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
 	proxy->poll = real->poll ? revoke_poll : NULL;
 	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;

@@ -59,6 +59,10 @@ struct revokable_file {
 	struct task_struct *caller;
 	/* @caller's calls nested in that one; only @caller changes it */
 	unsigned int caller_nested;
+	/* @caller's calls stepped out of the gate; only @caller changes it */
+	unsigned int caller_out;
+	/* calls stepped out of the gate, counted in @active too */
+	atomic_t stepped_out;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the gate's lock class: its domain's, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
@@ -90,6 +94,8 @@ struct revokable_file {
 	struct list_head poll_hooks;
 	/* the domain's kick hook, see revoke_kick() */
 	void (*kick)(struct file *file);
+	/* the domain's detach hook, see revoke_release_driver() */
+	void (*detach)(struct file *file);
 	/* what its calls return once it is revoked: its domain's, or ours */
 	const struct revoke_results *results;
 	/* protects @cancellations, and runs them */
@@ -140,19 +146,11 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
  * after the increment, so a revoker may find a call counted and not noted
  * yet: it kicks again while it waits (revoke_wait_calls()).  A task in
  * nested calls (a driver calling into another revokable file, or into the
- * same one through the VFS) is noted by each file.
+ * same one through the VFS) is noted by each file.  A call noted as
+ * stepped out of the gate (revoke_step_out()) is neither waited for nor
+ * kicked.  struct revoke_call is in <linux/revoke.h>, for filesystems that
+ * enter the gate themselves (revoke_call_enter()).
  */
-struct revoke_call {
-	/* the task in the call, if it is not revokable_file.caller */
-	struct task_struct *task;
-	/*
-	 * In revokable_file.callers, or empty for a call nested in the
-	 * task's own call that holds revokable_file.caller; unused if @task
-	 * is NULL.  Not first: GCC realigns the stack of every proxy for a
-	 * struct that starts with a 16-byte struct.
-	 */
-	struct list_head node;
-};
 
 /* The slow paths of the gate, in fs/revoke.c. */
 bool revoke_enter_busy(struct revokable_file *rf, int calls,

@@ -172,10 +172,11 @@ VISIBLE_IF_KUNIT int revoke_vm_get(struct revokable_file *rf, struct mm_struct *
 
 /*
  * After the driver's mmap: gate the mapping, or undo it and fail.  A driver
- * that made the mapping anonymous memory (/dev/zero's private mappings)
- * left nothing of itself in it: the mapping is the process's and stays.
- * One that handed it to another file (/dev/zero's shared mappings get a
- * shmem file) cannot be gated: its vm_ops are found through that file.
+ * that made the mapping anonymous memory (/dev/zero's private mappings) or
+ * shared anonymous memory (shmem_zero_setup(): /dev/zero's shared
+ * mappings, powerpc's PCI legacy_mem) left nothing of itself in it: the
+ * mapping is the process's and stays.  One that handed it to another file
+ * cannot be gated: its vm_ops are found through that file.
  */
 static int revoke_vm_install(struct revokable_file *rf,
 			     struct vm_area_struct *vma)
@@ -184,7 +185,7 @@ static int revoke_vm_install(struct revokable_file *rf,
 	struct revoke_vm *vm = rf->vm;
 	bool ok = vma->vm_file == rf->file;
 
-	if (vma_is_anonymous(vma))
+	if (vma_is_anonymous(vma) || (!ok && vma_is_anon_shmem(vma)))
 		return 0;
 
 	spin_lock(&vm->lock);

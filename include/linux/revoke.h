@@ -52,14 +52,23 @@ struct revoke_results {
  * @results: what the calls of its revoked files return, or NULL for what
  *	revoke(2)'s files return (see revoke.rst); set it before files are
  *	installed
+ * @detach: if set, revoke releases the driver of a file by calling it in
+ *	place of the file's ->release, which then runs at the final fput()
+ *	only, after @detach if revoke did not call it.  For a filesystem
+ *	whose methods use the file's own state after they stepped out of the
+ *	gate (see revoke_step_out()): @detach releases what the driver holds,
+ *	->release frees the filesystem's state.  Set it before files are
+ *	installed.
  *
  * revoke(2) uses a domain per inode, kept by fs/revoke_domain.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
  * procfs, kernfs) embeds a domain in that object, opens files inside
  * revoke_domain_enter() and revoke_domain_leave(), puts them in the domain
  * from its ->open with revoke_file_install(), and calls
- * revoke_domain_remove() on removal.  Its super_operations->revoke_domain
- * gives revoke(2) the domain of an inode.
+ * revoke_domain_remove() on removal.  Its super_operations->revoke revokes
+ * the files of an inode for revoke(2), with revoke_domain_files_killable();
+ * a domain that does not live as long as the inode (kernfs') is pinned
+ * there by its filesystem.
  */
 struct revoke_domain {
 	spinlock_t lock;		/* protects @files */
@@ -68,10 +77,29 @@ struct revoke_domain {
 	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
 	const struct revoke_results *results;
+	void (*detach)(struct file *file);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the lock class of its files' gates, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
 #endif
+};
+
+/**
+ * struct revoke_call - a call in a file's gate
+ * @task: the task in the call, if it is not the one noted as the file's
+ *	idle caller
+ * @node: in the file's list of calls while @task is set, or empty for a
+ *	call nested in the task's own call that is noted as the idle caller
+ * @out: stepped out of the gate, see revoke_step_out()
+ *
+ * On the caller's stack, from revoke_call_enter() to revoke_call_leave();
+ * the core's own proxies use it the same way.  Not first: GCC realigns
+ * the stack of every proxy for a struct that starts with a 16-byte struct.
+ */
+struct revoke_call {
+	struct task_struct *task;
+	struct list_head node;
+	bool out;
 };
 
 /**
@@ -144,6 +172,7 @@ static inline void revoke_domain_init_nolockdep(struct revoke_domain *domain)
 
 int revoke_file_install(struct file *file, struct revoke_domain *domain);
 void revoke_domain_files(struct revoke_domain *domain);
+int revoke_domain_files_killable(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);
 void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);
@@ -154,6 +183,10 @@ const struct file_operations *__file_real_fops(const struct file *file);
 bool __file_is(const struct file *file, const struct file_operations *fops);
 void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c);
 void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c);
+bool revoke_call_enter(struct file *file, struct revoke_call *call);
+void revoke_call_leave(struct file *file, struct revoke_call *call);
+bool revoke_step_out(struct file *file);
+bool revoke_step_in(struct file *file);
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);
