@@ -442,6 +442,7 @@ static bool revoke_idle(struct revokable_file *rf, int own)
 {
 	int active = atomic_read(&rf->active);
 
+	/* Pairs with the full barriers of revoke_step_out()'s increment. */
 	smp_rmb();
 	return active - atomic_read(&rf->stepped_out) == REVOKE_BIAS + own;
 }
