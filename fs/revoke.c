@@ -576,13 +576,27 @@ static void revoke_close(struct revokable_file *rf, int own)
 
 /*
  * The calls in flight have left, but for the call of a method revoking
- * its own file, which finishes the revoke as it leaves.
+ * its own file, which finishes the revoke as it leaves, and the calls
+ * stepped out of the gate.
  */
 static bool revoke_calls_left(struct revokable_file *rf)
 {
 	struct task_struct *self = READ_ONCE(rf->self);
 
 	return revoke_idle(rf, self ? revoke_calls_of(rf, self) : 0);
+}
+
+/*
+ * The same, the calls stepped out of the gate included: the wait of a
+ * killable revoke, revoke(2)'s, which holds nothing such a call may wait
+ * for (see revoke_step_out()).
+ */
+static bool revoke_calls_out_left(struct revokable_file *rf)
+{
+	struct task_struct *self = READ_ONCE(rf->self);
+	int own = self ? revoke_calls_of(rf, self) : 0;
+
+	return atomic_read(&rf->active) == REVOKE_BIAS + own;
 }
 
 /* No call in flight but the caller's own. */
@@ -647,7 +661,8 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 					 0, _RET_IP_));
 	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
 	for (;;) {
-		err = revoke_wait_calls(rf, revoke_calls_left, killable);
+		err = revoke_wait_calls(rf, killable ? revoke_calls_out_left :
+						       revoke_calls_left, killable);
 		if (err)
 			return err;
 		/* Pairs with smp_mb() in revoke_left_dead(). */
@@ -818,12 +833,15 @@ EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
  * @call: on the caller's stack until revoke_call_leave()
  *
  * For a filesystem whose file_operations have FOP_NARROW_GATE: the proxy
- * calls their ->read_iter and ->write_iter outside the gate, and they
- * enter it around their calls into the driver only, never across a copy
- * to or from user memory, so that a revoke does not wait for a user
- * buffer backed by FUSE or userfaultfd.  Revoke waits for the calls
- * inside, as for the proxy's.  A file that is not revokable is always
- * entered.
+ * calls their ->read_iter, ->write_iter and ->llseek outside the gate,
+ * and they enter it around their calls into the driver only, never
+ * across a copy to or from user memory, so that a revoke does not wait
+ * for a user buffer backed by FUSE or userfaultfd, and after a lock of
+ * their own that a method revoking the file may hold (kernfs' of->mutex).
+ * Revoke waits for the calls inside, as for the proxy's.  What such a
+ * method uses outside the gate must outlive the driver's release: the
+ * filesystem's domain has a &revoke_domain.detach.  A file that is not
+ * revokable is always entered.
  *
  * Context: Process context.
  * Return: true if in, to be left with revoke_call_leave(); false if @file
@@ -887,10 +905,14 @@ static bool revoke_note_out(struct revokable_file *rf, bool out)
  * For a method that is about to wait for something that may itself wait
  * for the revoke of @file: a lock under which the file's object is
  * removed (cgroup_mutex), or that removal itself (a "remove" attribute).
- * Until revoke_step_in(), a revoke of @file neither waits for this call
- * nor kicks it, and may release the driver: the method must not call
- * into it, and may use only what its filesystem keeps until the final
- * fput() (see &revoke_domain.detach).  It is kernfs_break_active_protection().
+ * Until revoke_step_in(), the revoke of a removal (revoke_domain_files(),
+ * revoke_domain_remove()) neither waits for this call nor kicks it, and
+ * may release the driver: the method must not call into it, and may use
+ * only what its filesystem keeps until the final fput() (see
+ * &revoke_domain.detach), unless it finds the object alive where the
+ * removal cannot go on (cgroup: under cgroup_mutex).  A killable revoke,
+ * revoke(2)'s, holds nothing the call may wait for, and waits for it.
+ * It is kernfs_break_active_protection().
  *
  * Context: Process context, inside a call of @file through its gate.
  * Return: true if stepped out; false if the caller has no call of @file
@@ -918,9 +940,10 @@ EXPORT_SYMBOL_GPL(revoke_step_out);
  *
  * The call is waited for by revoke again, but a revoke that went on while
  * it was out may have released the driver already, or be releasing it:
- * the protection is not restored, and the method must not call into the
- * driver any more.  Called before the method returns.  It is
- * kernfs_unbreak_active_protection().
+ * the method must not call into the driver any more, unless
+ * file_revoked(@file) is false once this returned, in which case every
+ * revoke waits for the call again.  Called before the method returns.
+ * It is kernfs_unbreak_active_protection().
  *
  * Context: Process context, after revoke_step_out(@file) returned true.
  * Return: true if stepped back in; false if the caller had no call of
@@ -933,6 +956,12 @@ bool revoke_step_in(struct file *file)
 	if (!rf || !revoke_note_out(rf, false))
 		return false;
 	atomic_dec(&rf->stepped_out);
+	/*
+	 * Ordered before the caller's file_revoked(), as the revoker's
+	 * REVOKE_DEAD is before its reads of @stepped_out: either it counts
+	 * the call in again, or the caller sees the file revoked.
+	 */
+	smp_mb__after_atomic();
 	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
 	return true;
 }

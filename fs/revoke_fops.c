@@ -378,8 +378,8 @@ revoke_splice_write_method(const struct file_operations *real)
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
  *
- * With FOP_NARROW_GATE, ->read_iter and ->write_iter are the driver's
- * own, which enter the gate themselves (revoke_call_enter()).
+ * With FOP_NARROW_GATE, ->read_iter, ->write_iter and ->llseek are the
+ * driver's own, which enter the gate themselves (revoke_call_enter()).
  *
  * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
  * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
@@ -398,7 +398,7 @@ void revoke_proxy_init(struct file_operations *proxy,
 		.release	= revoke_release,
 		.check_flags	= real->check_flags,
 	};
-	proxy->llseek = real->llseek ? revoke_llseek : NULL;
+	proxy->llseek = real->llseek && !narrow ? revoke_llseek : real->llseek;
 	proxy->read = real->read ? revoke_read : NULL;
 	proxy->write = real->write ? revoke_write : NULL;
 	proxy->read_iter = real->read_iter && !narrow ? revoke_read_iter :

@@ -44,8 +44,21 @@
  * "link", a symlink to "pipe";
  * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which revokes their
  * open files.
+ *
+ * TEST_REVOKE_SYSFS_ADD creates /sys/kernel/test_revoke/, a kobject with
+ * "value", an attribute whose show and store take a few milliseconds, so
+ * that a removal finds them in flight, and whose store notifies its
+ * pollers; "blob", a bin attribute of one page that reads and maps the
+ * device's page; and "remove", whose store removes the directory from
+ * inside itself as a device's "remove" attribute does, after
+ * sysfs_remove_file_self(), sleeping in between so that a concurrent
+ * writer returning before the winner's store is done would see it.
+ * TEST_REVOKE_SYSFS_REMOVE removes it, which revokes their open files.  A
+ * call that reaches one of them once the removal returned is counted in
+ * late_calls.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -59,6 +72,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -83,6 +97,9 @@
 /* ioctls: create and remove the /proc directory */
 #define TEST_REVOKE_PROC_ADD	_IO('R', 10)
 #define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
+/* ioctls: create and remove the sysfs directory */
+#define TEST_REVOKE_SYSFS_ADD	_IO('R', 12)
+#define TEST_REVOKE_SYSFS_REMOVE _IO('R', 13)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -99,6 +116,9 @@ MODULE_PARM_DESC(pollers_left, "waitqueues freed with a poller on them (must be 
 static int fasync_left;
 module_param(fasync_left, int, 0444);
 MODULE_PARM_DESC(fasync_left, "files released still on the fasync list (must be 0)");
+static int self_removals;
+module_param(self_removals, int, 0444);
+MODULE_PARM_DESC(self_removals, "sysfs \"remove\" stores that removed the directory");
 
 static DEFINE_SPINLOCK(test_revoke_lock);	/* everything below */
 static DECLARE_WAIT_QUEUE_HEAD(test_revoke_wait);
@@ -515,6 +535,157 @@ static void test_revoke_proc_remove(void)
 	proc_remove(dir);
 }
 
+static DEFINE_MUTEX(test_revoke_sysfs_lock);
+static struct kobject *test_revoke_sysfs;	/* under the mutex */
+/* Set once the removal of the directory returned. */
+static bool test_revoke_sysfs_gone;
+static int test_revoke_sysfs_value;
+
+/* Count a call of the sysfs directory's; false if it came too late. */
+static bool test_revoke_sysfs_call(void)
+{
+	if (!READ_ONCE(test_revoke_sysfs_gone))
+		return true;
+	spin_lock(&test_revoke_lock);
+	late_calls++;
+	spin_unlock(&test_revoke_lock);
+	return false;
+}
+
+static ssize_t value_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	if (!test_revoke_sysfs_call())
+		return -EBADFD;
+	usleep_range(1000, 2000);
+	return sysfs_emit(buf, "%d\n", READ_ONCE(test_revoke_sysfs_value));
+}
+
+static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	int value, err;
+
+	if (!test_revoke_sysfs_call())
+		return -EBADFD;
+	err = kstrtoint(buf, 0, &value);
+	if (err)
+		return err;
+	usleep_range(1000, 2000);
+	WRITE_ONCE(test_revoke_sysfs_value, value);
+	sysfs_notify(kobj, NULL, "value");
+	return count;
+}
+
+static void test_revoke_sysfs_remove(void);
+
+static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	if (!test_revoke_sysfs_call())
+		return -EBADFD;
+	if (sysfs_remove_file_self(kobj, &attr->attr)) {
+		spin_lock(&test_revoke_lock);
+		self_removals++;
+		spin_unlock(&test_revoke_lock);
+		msleep(100);
+		test_revoke_sysfs_remove();
+	}
+	return count;
+}
+
+static struct kobj_attribute test_revoke_value_attr = __ATTR_RW(value);
+static struct kobj_attribute test_revoke_remove_attr = __ATTR_WO(remove);
+
+static const struct attribute *test_revoke_sysfs_attrs[] = {
+	&test_revoke_value_attr.attr,
+	&test_revoke_remove_attr.attr,
+	NULL
+};
+
+static ssize_t test_revoke_blob_read(struct file *file, struct kobject *kobj,
+				     struct bin_attribute *attr, char *buf,
+				     loff_t pos, size_t count)
+{
+	if (!test_revoke_sysfs_call())
+		return -EBADFD;
+	memcpy(buf, page_address(test_revoke_page) + pos, count);
+	return count;
+}
+
+static vm_fault_t test_revoke_blob_fault(struct vm_fault *vmf)
+{
+	if (!test_revoke_sysfs_call() || vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	get_page(test_revoke_page);
+	vmf->page = test_revoke_page;
+	return 0;
+}
+
+static const struct vm_operations_struct test_revoke_blob_vm_ops = {
+	.fault	= test_revoke_blob_fault,
+};
+
+static int test_revoke_blob_mmap(struct file *file, struct kobject *kobj,
+				 struct bin_attribute *attr,
+				 struct vm_area_struct *vma)
+{
+	if (!test_revoke_sysfs_call())
+		return -EBADFD;
+	if (vma->vm_pgoff || vma_pages(vma) != 1)
+		return -EINVAL;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &test_revoke_blob_vm_ops;
+	return 0;
+}
+
+static struct bin_attribute test_revoke_blob_attr = {
+	.attr	= { .name = "blob", .mode = 0600 },
+	.size	= PAGE_SIZE,
+	.read	= test_revoke_blob_read,
+	.mmap	= test_revoke_blob_mmap,
+};
+
+static long test_revoke_sysfs_add(void)
+{
+	struct kobject *kobj;
+	int err = 0;
+
+	mutex_lock(&test_revoke_sysfs_lock);
+	if (!test_revoke_sysfs) {
+		/* Before the files are there: a call may come at once. */
+		WRITE_ONCE(test_revoke_sysfs_gone, false);
+		kobj = kobject_create_and_add("test_revoke", kernel_kobj);
+		err = kobj ? sysfs_create_files(kobj, test_revoke_sysfs_attrs) :
+			     -ENOMEM;
+		if (!err)
+			err = sysfs_create_bin_file(kobj, &test_revoke_blob_attr);
+		if (err)
+			kobject_put(kobj);
+		else
+			test_revoke_sysfs = kobj;
+	}
+	mutex_unlock(&test_revoke_sysfs_lock);
+	return err;
+}
+
+/* Not under the mutex: removing waits for the calls of "remove" too. */
+static void test_revoke_sysfs_remove(void)
+{
+	struct kobject *kobj;
+
+	mutex_lock(&test_revoke_sysfs_lock);
+	kobj = test_revoke_sysfs;
+	test_revoke_sysfs = NULL;
+	mutex_unlock(&test_revoke_sysfs_lock);
+	if (!kobj)
+		return;
+	/* Now, not at the last put, which DEBUG_KOBJECT_RELEASE delays. */
+	kobject_del(kobj);
+	WRITE_ONCE(test_revoke_sysfs_gone, true);
+	kobject_put(kobj);
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
@@ -554,6 +725,11 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return test_revoke_proc_add();
 	case TEST_REVOKE_PROC_REMOVE:
 		test_revoke_proc_remove();
+		return 0;
+	case TEST_REVOKE_SYSFS_ADD:
+		return test_revoke_sysfs_add();
+	case TEST_REVOKE_SYSFS_REMOVE:
+		test_revoke_sysfs_remove();
 		return 0;
 	}
 	return -ENOTTY;
@@ -741,6 +917,7 @@ static void __exit test_revoke_exit(void)
 	misc_deregister(&test_revoke_dev);
 	test_revoke_debugfs_remove();
 	test_revoke_proc_remove();
+	test_revoke_sysfs_remove();
 	/* Mappings still around hold references of their own. */
 	__free_page(test_revoke_page);
 }

@@ -391,6 +391,7 @@ static int revoke_test_reader(void *file)
 
 struct revoke_test_revoker {
 	struct file *file;
+	struct revoke_domain *domain;	/* if set, removal revokes it */
 	struct completion started;
 	struct completion done;
 	int ret;
@@ -402,7 +403,10 @@ static int revoke_test_revoker(void *data)
 
 	allow_signal(SIGKILL);
 	complete(&r->started);
-	r->ret = revoke_file(r->file);
+	if (r->domain)
+		revoke_domain_files(r->domain);
+	else
+		r->ret = revoke_file(r->file);
 	complete(&r->done);
 	return 0;
 }
@@ -604,22 +608,26 @@ static void revoke_test_domain_kick(struct kunit *test)
 }
 
 /*
- * A call stepped out of the gate is not waited for: revoke releases the
- * driver while it is still in the method, which steps back in and returns
- * what it likes; the file no longer notes the task while it is out.  A
- * file whose call did not step out is waited for (revoke_test_waits_for_calls).
+ * A call stepped out of the gate is not waited for by the revoke of a
+ * removal: it releases the driver while the call is still in the method,
+ * which steps back in and returns what it likes; the file no longer notes
+ * the task while it is out.  A file whose call did not step out is waited
+ * for (revoke_test_waits_for_calls).
  */
 static void revoke_test_step_out(struct kunit *test)
 {
 	struct revoke_test_revoker r = {};
 	struct task_struct *reader, *revoker;
+	struct revoke_domain domain;
 	struct revoke_test_file *tf;
 	struct file *file;
 	unsigned long done;
 
-	file = revoke_test_open(test, NULL, true);
+	revoke_domain_init(&domain);
+	file = revoke_test_open(test, &domain, true);
 	tf = test_file(file);
 	tf->step_out = true;
+	r.domain = &domain;
 	reader = revoke_test_start_revoke(test, file, &r, &revoker);
 
 	done = wait_for_completion_timeout(&r.done, 10 * HZ);
@@ -642,6 +650,36 @@ static void revoke_test_step_out(struct kunit *test)
 	/* Nothing to step out of outside a call, nor back into. */
 	KUNIT_EXPECT_FALSE(test, revoke_step_out(file));
 	KUNIT_EXPECT_FALSE(test, revoke_step_in(file));
+}
+
+/*
+ * revoke(2) (a killable revoke) holds nothing a stepped-out call may wait
+ * for, and waits for it: the driver is released once the call has left,
+ * so that the method may use what the release frees as long as its
+ * object is not removed.
+ */
+static void revoke_test_step_out_revoke_waits(struct kunit *test)
+{
+	struct revoke_test_revoker r = {};
+	struct task_struct *reader, *revoker;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	file = revoke_test_open(test, NULL, true);
+	tf = test_file(file);
+	tf->step_out = true;
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
+	KUNIT_EXPECT_EQ(test, 0, wait_for_completion_timeout(&r.done, HZ / 5));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	complete(&tf->unblock);
+	wait_for_completion(&r.done);
+	kthread_stop_put(reader);
+	kthread_stop_put(revoker);
+	KUNIT_EXPECT_EQ(test, 0, r.ret);
+	KUNIT_EXPECT_TRUE(test, tf->step_out);
+	KUNIT_EXPECT_EQ(test, 0, tf->releases_out);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 }
 
 /*
@@ -770,8 +808,8 @@ static void revoke_test_detach_two_stages(struct kunit *test)
 }
 
 /*
- * FOP_NARROW_GATE: the proxy leaves ->read_iter to the driver, which
- * enters the gate around its own work only.  A call waiting outside (in
+ * FOP_NARROW_GATE: the proxy leaves ->read_iter and ->llseek to the
+ * driver, which enters the gate around its own work only.  A call waiting outside (in
  * a copy to user memory, say) does not hold revoke up, and then finds the
  * gate closed.
  */
@@ -794,8 +832,20 @@ static ssize_t revoke_test_narrow_read_iter(struct kiocb *iocb,
 	return 0;
 }
 
+static loff_t revoke_test_narrow_llseek(struct file *file, loff_t offset,
+					int whence)
+{
+	struct revoke_call call;
+
+	if (!revoke_call_enter(file, &call))
+		return -ENODEV;
+	revoke_call_leave(file, &call);
+	return offset;
+}
+
 static const struct file_operations revoke_test_narrow_fops = {
 	.read_iter	= revoke_test_narrow_read_iter,
+	.llseek		= revoke_test_narrow_llseek,
 	.release	= revoke_test_release,
 	.fop_flags	= FOP_NARROW_GATE,
 };
@@ -837,6 +887,9 @@ static void revoke_test_narrow_gate(struct kunit *test)
 			kunit_add_action_or_reset(test, revoke_test_fput, file));
 	KUNIT_EXPECT_TRUE(test,
 			  file->f_op->read_iter == revoke_test_narrow_read_iter);
+	KUNIT_EXPECT_TRUE(test,
+			  file->f_op->llseek == revoke_test_narrow_llseek);
+	KUNIT_EXPECT_EQ(test, 5, vfs_llseek(file, 5, SEEK_SET));
 
 	revoke_test_narrow_reader(file);
 	KUNIT_EXPECT_EQ(test, 0, tf->releases_out);
@@ -861,6 +914,7 @@ static void revoke_test_narrow_gate(struct kunit *test)
 	kthread_stop_put(revoker);
 	KUNIT_EXPECT_EQ(test, -ENODEV, tf->releases_out);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_EQ(test, -ENODEV, vfs_llseek(file, 5, SEEK_SET));
 }
 
 /* Methods that succeed, for what a revoked file's calls return instead. */
@@ -1308,6 +1362,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_killed_revoker_then_close),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_step_out),
+	KUNIT_CASE(revoke_test_step_out_revoke_waits),
 	KUNIT_CASE(revoke_test_step_out_self),
 	KUNIT_CASE(revoke_test_step_out_three),
 	KUNIT_CASE(revoke_test_detach_two_stages),

@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/list.h>
+#include <linux/revoke_types.h>
 #include <linux/spinlock.h>
 
 /**
@@ -82,24 +83,6 @@ struct revoke_domain {
 	/* the lock class of its files' gates, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
 #endif
-};
-
-/**
- * struct revoke_call - a call in a file's gate
- * @task: the task in the call, if it is not the one noted as the file's
- *	idle caller
- * @node: in the file's list of calls while @task is set, or empty for a
- *	call nested in the task's own call that is noted as the idle caller
- * @out: stepped out of the gate, see revoke_step_out()
- *
- * On the caller's stack, from revoke_call_enter() to revoke_call_leave();
- * the core's own proxies use it the same way.  Not first: GCC realigns
- * the stack of every proxy for a struct that starts with a 16-byte struct.
- */
-struct revoke_call {
-	struct task_struct *task;
-	struct list_head node;
-	bool out;
 };
 
 /**

@@ -20,6 +20,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "race.h"
 #include "read_tree.h"
 #include "waiter.h"
 
@@ -238,20 +239,18 @@ TEST_F(debugfs, mmap)
 	EXPECT_EQ(munmap(p, getpagesize()), 0);
 }
 
-static int stop_openers;
-static int opened;
-
 /* Opens "pipe", calls it and closes it, until told to stop. */
 static void *open_loop(void *arg)
 {
+	struct race *r = arg;
 	char c;
 	int fd;
 
-	while (!__atomic_load_n(&stop_openers, __ATOMIC_RELAXED)) {
+	while (!race_stopped(r)) {
 		fd = open(PIPE, O_RDWR | O_NONBLOCK);
 		if (fd < 0)
 			continue;	/* between a removal and the next add */
-		__atomic_fetch_add(&opened, 1, __ATOMIC_RELAXED);
+		race_opened(r);
 		read(fd, &c, 1);
 		ioctl(fd, TEST_REVOKE_READY);
 		close(fd);
@@ -259,36 +258,24 @@ static void *open_loop(void *arg)
 	return NULL;
 }
 
-/*
- * Removals racing with opens, calls and closes from three threads, for a
- * second and at least 20 removals (the debug kernel under TCG has made as
- * few as 2 in a second): the fixture then finds no call for a released
- * file, and every open released once.
- */
-TEST_F(debugfs, removal_races_opens)
+static int remove_add(struct race *r)
 {
-	struct timespec start, now;
-	pthread_t threads[3];
-	int i, rounds = 0;
+	return remove_dir(r->ctl) ?: ioctl(r->ctl, TEST_REVOKE_DEBUGFS_ADD);
+}
 
-	__atomic_store_n(&stop_openers, 0, __ATOMIC_RELAXED);
-	opened = 0;
-	for (i = 0; i < 3; i++)
-		ASSERT_EQ(pthread_create(&threads[i], NULL, open_loop, NULL), 0);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	do {
-		ASSERT_EQ(remove_dir(self->ctl), 0);
-		ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_DEBUGFS_ADD), 0);
-		rounds++;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec - start.tv_sec < (rounds < 20 ? 20 : 1));
-	__atomic_store_n(&stop_openers, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < 3; i++)
-		pthread_join(threads[i], NULL);
-	TH_LOG("%d removals, %d opens in %ld s", rounds, opened,
-	       (long)(now.tv_sec - start.tv_sec));
-	EXPECT_GE(rounds, 20);
-	EXPECT_GT(opened, rounds);
+/*
+ * Removals racing with opens, calls and closes from three threads
+ * (race.h): the fixture then finds no call for a released file, and every
+ * open released once.
+ */
+TEST_F_TIMEOUT(debugfs, removal_races_opens, 150)
+{
+	struct race r = { .ctl = self->ctl };
+
+	ASSERT_EQ(race_removals(&r, open_loop, remove_add), 0);
+	TH_LOG("%d removals, %d opens in %ld s", r.rounds, r.opened, r.seconds);
+	EXPECT_GE(r.rounds, 20);
+	EXPECT_GT(r.opened, r.rounds);
 }
 
 /*

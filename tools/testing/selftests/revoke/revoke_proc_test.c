@@ -26,6 +26,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "race.h"
 #include "read_tree.h"
 #include "waiter.h"
 
@@ -180,19 +181,6 @@ static int wait_select(struct waiter *w)
 	return ret;
 }
 
-static int wait_epoll(struct waiter *w)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	int ep = epoll_create1(0), ret;
-
-	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev))
-		return -1;
-	ret = epoll_wait(ep, &ev, 1, -1);
-	w->events = ev.events;
-	close(ep);
-	return ret;
-}
-
 /*
  * Pollers through poll(), select() and epoll, waiting for input, are
  * woken by the removal and see the file readable, as DEFAULT_POLLMASK
@@ -204,7 +192,7 @@ TEST_F(proc, pollers)
 
 	waiter_start(&p, self->fd, wait_poll);
 	waiter_start(&s, self->fd, wait_select);
-	waiter_start(&e, self->fd, wait_epoll);
+	waiter_start(&e, self->fd, wait_epoll_in);
 	ASSERT_EQ(remove_dir(self->ctl), 0);
 	ASSERT_TRUE(waiter_done(&p));
 	ASSERT_TRUE(waiter_done(&s));
@@ -422,19 +410,17 @@ TEST_F(proc, symlink)
 	EXPECT_EQ(close(fd), 0);
 }
 
-static int stop_openers;
-static int opened;
-
 /* Opens "pipe" and "seq", calls them and closes them, until told to stop. */
 static void *open_loop(void *arg)
 {
+	struct race *r = arg;
 	char buf[16];
 	int fd;
 
-	while (!__atomic_load_n(&stop_openers, __ATOMIC_RELAXED)) {
+	while (!race_stopped(r)) {
 		fd = open(PIPE, O_RDWR | O_NONBLOCK);
 		if (fd >= 0) {
-			__atomic_fetch_add(&opened, 1, __ATOMIC_RELAXED);
+			race_opened(r);
 			read(fd, buf, 1);
 			ioctl(fd, TEST_REVOKE_READY);
 			close(fd);
@@ -448,35 +434,23 @@ static void *open_loop(void *arg)
 	return NULL;
 }
 
+static int remove_add(struct race *r)
+{
+	return remove_dir(r->ctl) ?: ioctl(r->ctl, TEST_REVOKE_PROC_ADD);
+}
+
 /*
- * Removals racing opens, calls and closes from three threads, for
- * REVOKE_RACE_SECONDS and at least 20 removals: the fixture then finds no
- * call for a released file, and every open released once.
+ * Removals racing opens, calls and closes from three threads (race.h):
+ * the fixture then finds no call for a released file, and every open
+ * released once.
  */
 TEST_F_TIMEOUT(proc, removal_races_opens, 150)
 {
-	const char *env = getenv("REVOKE_RACE_SECONDS");
-	int i, rounds = 0, seconds = env ? atoi(env) : 1;
-	struct timespec start, now;
-	pthread_t threads[3];
+	struct race r = { .ctl = self->ctl };
 
-	__atomic_store_n(&stop_openers, 0, __ATOMIC_RELAXED);
-	opened = 0;
-	for (i = 0; i < 3; i++)
-		ASSERT_EQ(pthread_create(&threads[i], NULL, open_loop, NULL), 0);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	do {
-		ASSERT_EQ(remove_dir(self->ctl), 0);
-		ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_PROC_ADD), 0);
-		rounds++;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec - start.tv_sec < seconds || rounds < 20);
-	__atomic_store_n(&stop_openers, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < 3; i++)
-		pthread_join(threads[i], NULL);
-	TH_LOG("%d removals, %d opens in %ld s", rounds, opened,
-	       (long)(now.tv_sec - start.tv_sec));
-	EXPECT_GT(opened, 0);
+	ASSERT_EQ(race_removals(&r, open_loop, remove_add), 0);
+	TH_LOG("%d removals, %d opens in %ld s", r.rounds, r.opened, r.seconds);
+	EXPECT_GT(r.opened, 0);
 }
 
 FIXTURE(tree) {};

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -73,6 +74,30 @@ static inline int wait_poll(struct waiter *w)
 
 	w->events = pfd.revents;
 	return ret;
+}
+
+/* epoll_wait() for @events, on an epoll instance of its own. */
+static inline int wait_epoll_events(struct waiter *w, unsigned int events)
+{
+	struct epoll_event ev = { .events = events };
+	int ep = epoll_create1(0), ret;
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev))
+		return -1;
+	ret = epoll_wait(ep, &ev, 1, -1);
+	w->events = ev.events;
+	close(ep);
+	return ret;
+}
+
+static inline int wait_epoll_in(struct waiter *w)
+{
+	return wait_epoll_events(w, EPOLLIN);
+}
+
+static inline int wait_epoll_pri(struct waiter *w)
+{
+	return wait_epoll_events(w, EPOLLPRI);
 }
 
 static inline int wait_block(struct waiter *w)
