@@ -128,6 +128,7 @@ static const char *const race_files[][2] = {
 	{ "cgroup.pressure", "1" },
 	{ "cpu.pressure", TRIGGER },
 };
+
 static int race_writes;		/* that succeeded */
 static int race_errors;		/* not expected */
 
