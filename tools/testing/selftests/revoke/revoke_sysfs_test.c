@@ -10,7 +10,8 @@
  * written by three threads at once removes the directory once, and each
  * write that got into the attribute returns only once the directory is
  * gone, as kernfs_remove_self() promises.  revoke(2) of a sysfs path
- * revokes its files without removing it.
+ * revokes its files without removing it.  Every /sys file opens and
+ * reads through the core.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 
 #include "../kselftest_harness.h"
 #include "race.h"
+#include "read_tree.h"
 #include "revoke.h"
 #include "waiter.h"
 
@@ -368,6 +370,31 @@ TEST_F_TIMEOUT(sysfs, removal_races_opens, 150)
 	ASSERT_EQ(race_removals(&r, open_loop, remove_add), 0);
 	TH_LOG("%d removals, %d opens in %ld s", r.rounds, r.opened, r.seconds);
 	EXPECT_GT(r.opened, 0);
+}
+
+FIXTURE(tree) {};
+FIXTURE_SETUP(tree) {}
+FIXTURE_TEARDOWN(tree) {}
+
+/*
+ * Every readable file under /sys, read once, the test device's too: on
+ * the debug kernel, KASAN and lockdep watch each open, read and release
+ * through the core.
+ */
+TEST_F_TIMEOUT(tree, read_every_sys_file, 300)
+{
+	int ctl = open(TEST_REVOKE_DEV, O_RDWR);
+	int files;
+
+	if (ctl >= 0)
+		ASSERT_EQ(ioctl(ctl, TEST_REVOKE_SYSFS_ADD), 0);
+	files = read_tree("/sys");
+	TH_LOG("%d files read", files);
+	EXPECT_GT(files, 1000);
+	if (ctl >= 0) {
+		EXPECT_EQ(ioctl(ctl, TEST_REVOKE_SYSFS_REMOVE), 0);
+		EXPECT_EQ(close(ctl), 0);
+	}
 }
 
 TEST_HARNESS_MAIN
