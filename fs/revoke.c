@@ -37,12 +37,26 @@
 
 #include "revoke_internal.h"
 
+/*
+ * The state of each revokable file: a little over 512 bytes, most of it
+ * the proxy's methods, so a cache of its own, not kmalloc's 1024 bytes.
+ */
+static struct kmem_cache *revokable_file_cachep __ro_after_init;
+
+static int __init revoke_init(void)
+{
+	revokable_file_cachep = KMEM_CACHE(revokable_file,
+					   SLAB_ACCOUNT | SLAB_PANIC);
+	return 0;
+}
+core_initcall(revoke_init);
+
 void revoke_put(struct revokable_file *rf)
 {
 	if (!refcount_dec_and_test(&rf->ref))
 		return;
 	revoke_vm_free(rf->vm);
-	kfree(rf);
+	kmem_cache_free(revokable_file_cachep, rf);
 }
 
 /**
@@ -74,7 +88,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 		return -EINVAL;
 	if (file->f_op->fop_flags & FOP_UNREVOKABLE)
 		return -EOPNOTSUPP;
-	rf = kmalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
+	rf = kmem_cache_alloc(revokable_file_cachep, GFP_KERNEL);
 	if (!rf)
 		return -ENOMEM;
 
@@ -105,7 +119,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	if (err) {
 		file->f_mode &= ~FMODE_REVOKABLE;
 		file->f_op = rf->real;
-		kfree(rf);
+		kmem_cache_free(revokable_file_cachep, rf);
 	}
 	return err;
 }
@@ -433,6 +447,26 @@ int revoke_wait_released(struct revokable_file *rf, bool killable)
 }
 
 /*
+ * revoke_finish(), or wait for the revoker or __fput() that claimed the
+ * release first; a revoker that claimed it and was killed gives the claim
+ * back (revoke_unclaim()), and this one takes it then, rather than wait
+ * for the final fput().
+ */
+static int revoke_finish_or_wait(struct revokable_file *rf, bool killable)
+{
+	int err;
+
+	for (;;) {
+		err = revoke_finish(rf, killable);
+		if (err != -EBUSY)
+			return err;
+		err = revoke_wait(rf, revoke_released_or_unclaimed, killable);
+		if (err || revoke_released(rf))
+			return err;
+	}
+}
+
+/*
  * No call in flight but the revoker's @own (its call, its kick), and those
  * stepped out of the gate.  A call is counted in @stepped_out only while
  * it is in @active: read after @active, so that one that stepped out,
@@ -680,10 +714,7 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 		if (err || revoke_released(rf))
 			return err;
 	}
-	err = revoke_finish(rf, killable);
-	if (err != -EBUSY)
-		return err;
-	return revoke_wait_released(rf, killable);
+	return revoke_finish_or_wait(rf, killable);
 }
 
 /*
@@ -697,8 +728,12 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
  */
 int revoke_unpinned(struct revokable_file *rf, bool killable)
 {
-	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
-		return revoke_wait_released(rf, killable);
+	while (test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
+		if (revoke_wait(rf, revoke_released_or_unclaimed, killable))
+			return -EINTR;
+		if (revoke_released(rf))
+			return 0;
+	}
 	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
 		revoke_close(rf, 0);
 	if (revoke_wait_calls(rf, revoke_calls_left, killable))
@@ -833,8 +868,8 @@ EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
  * @call: on the caller's stack until revoke_call_leave()
  *
  * For a filesystem whose file_operations have FOP_NARROW_GATE: the proxy
- * calls their ->read_iter, ->write_iter and ->llseek outside the gate,
- * and they enter it around their calls into the driver only, never
+ * calls their ->read_iter, ->write_iter, ->llseek and ->fsync outside the
+ * gate, and they enter it around their calls into the driver only, never
  * across a copy to or from user memory, so that a revoke does not wait
  * for a user buffer backed by FUSE or userfaultfd, and after a lock of
  * their own that a method revoking the file may hold (kernfs' of->mutex).

@@ -378,8 +378,9 @@ revoke_splice_write_method(const struct file_operations *real)
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
  *
- * With FOP_NARROW_GATE, ->read_iter, ->write_iter and ->llseek are the
- * driver's own, which enter the gate themselves (revoke_call_enter()).
+ * With FOP_NARROW_GATE, ->read_iter, ->write_iter, ->llseek and ->fsync
+ * are the driver's own, which enter the gate themselves
+ * (revoke_call_enter()), or touch nothing of the driver's (noop_fsync()).
  *
  * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
  * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
@@ -411,7 +412,7 @@ void revoke_proxy_init(struct file_operations *proxy,
 	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
 	proxy->mmap = real->mmap ? revoke_mmap : NULL;
 	proxy->flush = real->flush ? revoke_flush : NULL;
-	proxy->fsync = real->fsync ? revoke_fsync : NULL;
+	proxy->fsync = real->fsync && !narrow ? revoke_fsync : real->fsync;
 	proxy->fasync = real->fasync ? revoke_fasync : NULL;
 	proxy->lock = real->lock ? revoke_lock : NULL;
 	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;

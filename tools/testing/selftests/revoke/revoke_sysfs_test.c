@@ -106,6 +106,7 @@ TEST_F(sysfs, calls_then_errors)
 	EXPECT_EQ(errno, ENODEV);
 	EXPECT_EQ(lseek(self->fd, 0, SEEK_SET), -1);
 	EXPECT_EQ(errno, ENODEV);
+	EXPECT_EQ(fsync(self->fd), 0);
 	EXPECT_EQ(poll(&pfd, 1, 0), 1);
 	EXPECT_EQ(pfd.revents, REMOVED_POLL);
 	EXPECT_EQ(read(blob, buf, sizeof(buf)), -1);
