@@ -51,9 +51,8 @@
  * pollers; "blob", a bin attribute of one page that reads and maps the
  * device's page; and "remove", whose store removes the directory from
  * inside itself as a device's "remove" attribute does, after
- * sysfs_remove_file_self() (twice, the second returning false), sleeping
- * in between so that a concurrent writer returning before the winner's
- * store is done would see it.
+ * sysfs_remove_file_self(), sleeping in between so that a concurrent
+ * writer returning before the winner's store is done would see it.
  * TEST_REVOKE_SYSFS_REMOVE removes it, which revokes their open files.  A
  * call that reaches one of them once the removal returned is counted in
  * late_calls.
@@ -589,12 +588,6 @@ static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
 		spin_lock(&test_revoke_lock);
 		self_removals++;
 		spin_unlock(&test_revoke_lock);
-		/* Again, from the same call: false, at once. */
-		if (sysfs_remove_file_self(kobj, &attr->attr)) {
-			spin_lock(&test_revoke_lock);
-			self_removals++;
-			spin_unlock(&test_revoke_lock);
-		}
 		msleep(100);
 		test_revoke_sysfs_remove();
 	}
