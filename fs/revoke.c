@@ -142,6 +142,7 @@ int revoke_file_open(struct file *file)
  * The gate's slow paths; its fast paths, and how it works, are in
  * revoke_internal.h.
  */
+static int revoke_claim(struct revokable_file *rf, bool killable);
 static int revoke_finish(struct revokable_file *rf, bool killable);
 static bool revoke_idle(struct revokable_file *rf, int own);
 static bool revoke_released(struct revokable_file *rf);
@@ -184,8 +185,8 @@ noinline void revoke_left_dead(struct revokable_file *rf)
 	if (unlikely(READ_ONCE(rf->self) == current) &&
 	    !revoke_in_call(rf)) {
 		if (!revoke_wait_calls(rf, revoke_no_calls, true) &&
-		    revoke_finish(rf, true) == -EBUSY)
-			revoke_wait(rf, revoke_released, true);
+		    revoke_claim(rf, true) > 0)
+			revoke_finish(rf, true);
 		WRITE_ONCE(rf->self, NULL);
 		/* Revokers waiting for the release test ->self: see revoke_one(). */
 		smp_mb();
@@ -365,11 +366,8 @@ int revoke_release(struct inode *inode, struct file *file)
 	 * (revoke_unpinned()): wait, for it uses the file, unless it gives
 	 * the claim back (killed).
 	 */
-	while (test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
-		revoke_wait(rf, revoke_released_or_unclaimed, false);
-		if (revoke_released(rf))
-			goto released;
-	}
+	if (!revoke_claim(rf, false))
+		goto released;
 	/*
 	 * Revoked, and its revoker killed: no call and no mapping is left,
 	 * and the closers' unlocks were takedowns, but remove the locks all
@@ -401,8 +399,32 @@ static int revoke_unclaim(struct revokable_file *rf)
 	return -EINTR;
 }
 
-/* revoke_finish() with REVOKE_RELEASED claimed already. */
-static int revoke_finish_claimed(struct revokable_file *rf, bool killable)
+/*
+ * Claim the release of @rf, or wait for the revoker or __fput() that
+ * claimed it first to finish it; a revoker killed with the claim gives it
+ * back (revoke_unclaim()), and this one takes it then, rather than wait
+ * for the final fput().  1 if claimed, 0 if released by another, -EINTR
+ * if killed while it waited.
+ */
+static int revoke_claim(struct revokable_file *rf, bool killable)
+{
+	while (test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
+		if (revoke_wait(rf, revoke_released_or_unclaimed, killable))
+			return -EINTR;
+		if (revoke_released(rf))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * With the release claimed (revoke_claim()), once no call of a revoked
+ * file is in the driver: tear down and release the driver.  0, or -EINTR
+ * if killed while it waited for a takedown (an unlock may sleep in the
+ * driver), the claim given back.  The caller holds the file, or claimed
+ * its release before __fput() did (revoke_unpinned()).
+ */
+static int revoke_finish(struct revokable_file *rf, bool killable)
 {
 	/* Takedowns that came before the claim, see revoke_enter_takedown(). */
 	if (revoke_wait(rf, revoke_no_calls, killable))
@@ -412,21 +434,6 @@ static int revoke_finish_claimed(struct revokable_file *rf, bool killable)
 	revoke_domain_del(rf);
 	revoke_done(rf);
 	return 0;
-}
-
-/*
- * Once no call of a revoked file is in the driver: tear down and release
- * the driver, unless another revoker claimed it first.  0 if this one did
- * it; -EBUSY if another did, or does; -EINTR if killed while it waited for
- * a takedown (an unlock may sleep in the driver), the claim given back.
- * The caller holds the file, or claimed its release before __fput() did
- * (revoke_unpinned()).
- */
-static int revoke_finish(struct revokable_file *rf, bool killable)
-{
-	if (test_and_set_bit(REVOKE_RELEASED, &rf->flags))
-		return -EBUSY;
-	return revoke_finish_claimed(rf, killable);
 }
 
 static bool revoke_released(struct revokable_file *rf)
@@ -444,26 +451,6 @@ static bool revoke_released_or_unclaimed(struct revokable_file *rf)
 int revoke_wait_released(struct revokable_file *rf, bool killable)
 {
 	return revoke_wait(rf, revoke_released, killable);
-}
-
-/*
- * revoke_finish(), or wait for the revoker or __fput() that claimed the
- * release first; a revoker that claimed it and was killed gives the claim
- * back (revoke_unclaim()), and this one takes it then, rather than wait
- * for the final fput().
- */
-static int revoke_finish_or_wait(struct revokable_file *rf, bool killable)
-{
-	int err;
-
-	for (;;) {
-		err = revoke_finish(rf, killable);
-		if (err != -EBUSY)
-			return err;
-		err = revoke_wait(rf, revoke_released_or_unclaimed, killable);
-		if (err || revoke_released(rf))
-			return err;
-	}
 }
 
 /*
@@ -714,7 +701,10 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 		if (err || revoke_released(rf))
 			return err;
 	}
-	return revoke_finish_or_wait(rf, killable);
+	err = revoke_claim(rf, killable);
+	if (err <= 0)
+		return err;
+	return revoke_finish(rf, killable);
 }
 
 /*
@@ -728,17 +718,15 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
  */
 int revoke_unpinned(struct revokable_file *rf, bool killable)
 {
-	while (test_and_set_bit(REVOKE_RELEASED, &rf->flags)) {
-		if (revoke_wait(rf, revoke_released_or_unclaimed, killable))
-			return -EINTR;
-		if (revoke_released(rf))
-			return 0;
-	}
+	int err = revoke_claim(rf, killable);
+
+	if (err <= 0)
+		return err;
 	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
 		revoke_close(rf, 0);
 	if (revoke_wait_calls(rf, revoke_calls_left, killable))
 		return revoke_unclaim(rf);
-	return revoke_finish_claimed(rf, killable);
+	return revoke_finish(rf, killable);
 }
 
 /**

@@ -153,7 +153,7 @@ static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
 	if (!takedown)
 		return REVOKE_REFUSED;
 	atomic_inc(&rf->active);
-	/* Pairs with test_and_set_bit(REVOKE_RELEASED) in revoke_finish(). */
+	/* Pairs with test_and_set_bit(REVOKE_RELEASED) in revoke_claim(). */
 	smp_mb__after_atomic();
 	if (!test_bit(REVOKE_RELEASED, &rf->flags))
 		return REVOKE_TAKEDOWN;

@@ -12,6 +12,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/completion.h>
 #include <linux/debug_locks.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/sched/mm.h>
@@ -392,6 +393,7 @@ static int revoke_test_reader(void *file)
 struct revoke_test_revoker {
 	struct file *file;
 	struct revoke_domain *domain;	/* if set, removal revokes it */
+	bool unpinned;			/* revoke as for a file in __fput() */
 	struct completion started;
 	struct completion done;
 	int ret;
@@ -405,6 +407,8 @@ static int revoke_test_revoker(void *data)
 	complete(&r->started);
 	if (r->domain)
 		revoke_domain_files(r->domain);
+	else if (r->unpinned)
+		r->ret = revoke_unpinned(file_revokable(r->file), true);
 	else
 		r->ret = revoke_file(r->file);
 	complete(&r->done);
@@ -577,6 +581,53 @@ static void revoke_test_killed_revoker_then_close(struct kunit *test)
 	__fput_sync(file);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->async_left));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
+}
+
+/*
+ * A revoker waiting for the release claimed by another takes the claim
+ * when the other is killed and gives it back, rather than wait for a
+ * release nobody does any more; the one that took it releases the driver
+ * once the call in flight has left.
+ */
+static void revoke_test_claim_given_back(struct kunit *test)
+{
+	struct revoke_test_revoker r[2] = {};
+	struct task_struct *reader, *revoker[2];
+	struct revoke_test_file *tf;
+	struct file *file;
+	unsigned long done;
+
+	file = revoke_test_open(test, NULL, true);
+	tf = test_file(file);
+	r[0].unpinned = true;
+	reader = revoke_test_start_revoke(test, file, &r[0], &revoker[0]);
+	/* The second waits for the first's claim: give it time to get there. */
+	r[1].file = file;
+	r[1].unpinned = true;
+	init_completion(&r[1].started);
+	init_completion(&r[1].done);
+	revoker[1] = revoke_test_start(test, revoke_test_revoker, &r[1]);
+	wait_for_completion(&r[1].started);
+	msleep(100);
+
+	send_sig(SIGKILL, revoker[0], 1);
+	wait_for_completion(&r[0].done);
+	KUNIT_EXPECT_EQ(test, -EINTR, r[0].ret);
+	KUNIT_EXPECT_EQ(test, 0, wait_for_completion_timeout(&r[1].done, HZ / 10));
+
+	complete(&tf->unblock);
+	done = wait_for_completion_timeout(&r[1].done, 10 * HZ);
+	KUNIT_EXPECT_NE_MSG(test, 0, done, "the claim was not given back");
+	if (!done) {
+		send_sig(SIGKILL, revoker[1], 1);
+		wait_for_completion(&r[1].done);
+	}
+	kthread_stop_put(reader);
+	kthread_stop_put(revoker[0]);
+	kthread_stop_put(revoker[1]);
+	KUNIT_EXPECT_EQ(test, 0, r[1].ret);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 }
 
@@ -1360,6 +1411,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_waits_for_calls),
 	KUNIT_CASE(revoke_test_killed_revoker),
 	KUNIT_CASE(revoke_test_killed_revoker_then_close),
+	KUNIT_CASE(revoke_test_claim_given_back),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_step_out),
 	KUNIT_CASE(revoke_test_step_out_revoke_waits),

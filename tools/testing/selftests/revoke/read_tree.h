@@ -14,8 +14,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "revoke.h"
 
 static int read_tree_files;
 
@@ -83,6 +86,25 @@ static inline int read_tree(const char *root)
 		return -1;
 	read_tree_dir(root, st.st_dev);
 	return read_tree_files;
+}
+
+/*
+ * read_tree(), with the test device's files under @root too, if there is
+ * a test device: its ioctls @add them before, and @remove them after.
+ */
+static inline int read_tree_with_device(const char *root, unsigned long add,
+					unsigned long remove)
+{
+	int ctl = open(TEST_REVOKE_DEV, O_RDWR);
+	int files;
+
+	if (ctl >= 0 && ioctl(ctl, add))
+		files = -1;
+	else
+		files = read_tree(root);
+	if (ctl >= 0 && (ioctl(ctl, remove) || close(ctl)))
+		files = -1;
+	return files;
 }
 
 #endif /* __REVOKE_READ_TREE_H */
