@@ -12,14 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef __NR_revokeat
-#if defined(__alpha__)
-#define __NR_revokeat 573
-#else
-#define __NR_revokeat 463
-#endif
-#endif
-
+/*
+ * __NR_revokeat comes from the kernel's headers (KHDR_INCLUDES), as it
+ * does for user space after "make headers_install".  O_REVOKABLE and
+ * REVOKE_FILE are in <linux/fcntl.h>, which cannot be included with
+ * glibc's <fcntl.h> (both define struct flock) and which glibc does not
+ * copy them from yet: a program that uses <fcntl.h> defines them, with
+ * the values of its architecture's <asm/fcntl.h>.  revokeat_errors_test
+ * takes all three from the kernel's headers.
+ */
 #ifndef O_REVOKABLE
 #if defined(__alpha__)
 #define O_REVOKABLE 0400000000
