@@ -23,11 +23,15 @@
  * revokeat(dfd, path, flags): revoke every revokable open file of the
  * inode at @path, as BSD's revoke(2) does for those files, or with
  * REVOKE_FILE only the open file description @dfd refers to.  Path revoke
- * is for the inode's owner or CAP_FOWNER; holding a revokable file is
- * enough to revoke it, as its opener agreed to.
+ * is for the inode's owner or CAP_FOWNER.  Holding a file opened with
+ * O_REVOKABLE is enough to revoke it, as its opener agreed to; a file its
+ * filesystem or driver made revokable (a sysfs attribute, a FOP_REVOKABLE
+ * device) may be shared with an opener who agreed to nothing, and is for
+ * the owner or CAP_FOWNER too.
  */
 static int revoke_fd(int fd, const char __user *pathname)
 {
+	struct file *file;
 	char c;
 	int err;
 
@@ -42,10 +46,16 @@ static int revoke_fd(int fd, const char __user *pathname)
 	CLASS(fd, f)(fd);
 	if (fd_empty(f))
 		return -EBADF;
-	err = security_file_revoke(&fd_file(f)->f_path, fd_file(f));
+	file = fd_file(f);
+	if (!(file->f_mode & FMODE_REVOKABLE))
+		return -EINVAL;
+	if (!(file->f_flags & O_REVOKABLE) &&
+	    !inode_owner_or_capable(file_mnt_idmap(file), file_inode(file)))
+		return -EPERM;
+	err = security_file_revoke(&file->f_path, file);
 	if (err)
 		return err;
-	return revoke_file(fd_file(f));
+	return revoke_file(file);
 }
 
 SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,

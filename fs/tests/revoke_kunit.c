@@ -584,6 +584,15 @@ static void revoke_test_killed_revoker_then_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 }
 
+/* Wait up to ten seconds for @cond. */
+#define revoke_test_wait_for(cond)					\
+do {									\
+	int __i;							\
+									\
+	for (__i = 0; __i < 1000 && !(cond); __i++)			\
+		msleep(10);						\
+} while (0)
+
 /*
  * A revoker waiting for the release claimed by another takes the claim
  * when the other is killed and gives it back, rather than wait for a
@@ -595,30 +604,39 @@ static void revoke_test_claim_given_back(struct kunit *test)
 	struct revoke_test_revoker r[2] = {};
 	struct task_struct *reader, *revoker[2];
 	struct revoke_test_file *tf;
+	struct revokable_file *rf;
 	struct file *file;
 	unsigned long done;
 
 	file = revoke_test_open(test, NULL, true);
 	tf = test_file(file);
+	rf = file_revokable(file);
 	r[0].unpinned = true;
 	reader = revoke_test_start_revoke(test, file, &r[0], &revoker[0]);
-	/* The second waits for the first's claim: give it time to get there. */
+	/* The first claims the release, then waits for the reader's call. */
+	revoke_test_wait_for(test_bit(REVOKE_RELEASED, &rf->flags));
+	KUNIT_EXPECT_TRUE(test, test_bit(REVOKE_RELEASED, &rf->flags));
+
+	/* The second waits, killable, for the first's claim. */
 	r[1].file = file;
 	r[1].unpinned = true;
 	init_completion(&r[1].started);
 	init_completion(&r[1].done);
 	revoker[1] = revoke_test_start(test, revoke_test_revoker, &r[1]);
-	wait_for_completion(&r[1].started);
-	msleep(100);
+	revoke_test_wait_for(READ_ONCE(revoker[1]->__state) == TASK_KILLABLE);
 
+	/* The first is killed and gives the claim back: the second takes it. */
 	send_sig(SIGKILL, revoker[0], 1);
 	wait_for_completion(&r[0].done);
 	KUNIT_EXPECT_EQ(test, -EINTR, r[0].ret);
+	revoke_test_wait_for(test_bit(REVOKE_RELEASED, &rf->flags));
+	KUNIT_EXPECT_TRUE_MSG(test, test_bit(REVOKE_RELEASED, &rf->flags),
+			      "the claim was not given back");
 	KUNIT_EXPECT_EQ(test, 0, wait_for_completion_timeout(&r[1].done, HZ / 10));
 
 	complete(&tf->unblock);
 	done = wait_for_completion_timeout(&r[1].done, 10 * HZ);
-	KUNIT_EXPECT_NE_MSG(test, 0, done, "the claim was not given back");
+	KUNIT_EXPECT_NE(test, 0, done);
 	if (!done) {
 		send_sig(SIGKILL, revoker[1], 1);
 		wait_for_completion(&r[1].done);

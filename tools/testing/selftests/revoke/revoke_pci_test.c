@@ -88,7 +88,7 @@ FIXTURE_SETUP(pci)
 		}
 	}
 	if (name) {
-		strcpy(self->dev, dir);
+		snprintf(self->dev, sizeof(self->dev), "%s", dir);
 		ASSERT_EQ(strlen(name), 12);
 		snprintf(self->proc, sizeof(self->proc),
 			 "/proc/bus/pci/%.2s/%s", name + 5, name + 8);
@@ -121,17 +121,23 @@ static int remove_device(const char *dev)
 }
 
 /* BAR 0 of the device mapped through @fd, its resource0: NULL if not. */
-static volatile uint32_t *map_bar(int fd)
+static uint32_t *map_bar(int fd)
 {
 	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* A register of the BAR, read from the device each time. */
+static uint32_t bar_read(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 TEST_F(pci, remove_then_rescan)
 {
 	int vendor, config, bar, proc;
-	volatile uint32_t *p;
+	uint32_t *p;
 	char buf[16];
 
 	vendor = open_in(self->dev, "vendor", O_RDONLY);
@@ -144,7 +150,7 @@ TEST_F(pci, remove_then_rescan)
 	ASSERT_GE(proc, 0);
 	p = map_bar(bar);
 	ASSERT_NE(p, NULL);
-	EXPECT_EQ(*p, EDU_ID);
+	EXPECT_EQ(bar_read(p), EDU_ID);
 	ASSERT_EQ(pread(config, buf, 4, 0), 4);
 	EXPECT_EQ(memcmp(buf, EDU_CONFIG, 4), 0);
 	ASSERT_EQ(pread(proc, buf, 4, 0), 4);
@@ -161,7 +167,7 @@ TEST_F(pci, remove_then_rescan)
 	EXPECT_EQ(pread(proc, buf, 4, 0), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(touch_signal((const char *)p), SIGBUS);
-	EXPECT_EQ(munmap((void *)p, 4096), 0);
+	EXPECT_EQ(munmap(p, 4096), 0);
 	EXPECT_EQ(close(vendor), 0);
 	EXPECT_EQ(close(config), 0);
 	EXPECT_EQ(close(bar), 0);
@@ -176,8 +182,8 @@ TEST_F(pci, remove_then_rescan)
 	EXPECT_EQ(memcmp(buf, EDU_CONFIG, 4), 0);
 	p = map_bar(bar);
 	ASSERT_NE(p, NULL);
-	EXPECT_EQ(*p, EDU_ID);
-	EXPECT_EQ(munmap((void *)p, 4096), 0);
+	EXPECT_EQ(bar_read(p), EDU_ID);
+	EXPECT_EQ(munmap(p, 4096), 0);
 	EXPECT_EQ(close(config), 0);
 	EXPECT_EQ(close(bar), 0);
 }
@@ -190,7 +196,7 @@ TEST_F(pci, remove_then_rescan)
 TEST_F(pci, remove_under_reader)
 {
 	int config, bar, status;
-	volatile uint32_t *p;
+	uint32_t *p;
 	char buf[4];
 	pid_t pid;
 
@@ -203,11 +209,11 @@ TEST_F(pci, remove_under_reader)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		while (pread(config, buf, 4, 0) == 4 && *p == EDU_ID)
+		while (pread(config, buf, 4, 0) == 4 && bar_read(p) == EDU_ID)
 			;
 		if (errno != ENODEV)
 			_exit(1);
-		_exit(*p == EDU_ID ? 2 : 3);
+		_exit(bar_read(p) == EDU_ID ? 2 : 3);
 	}
 	usleep(100000);
 	ASSERT_EQ(remove_device(self->dev), 0);
@@ -218,7 +224,7 @@ TEST_F(pci, remove_under_reader)
 		TH_LOG("the reader exited with %d", WEXITSTATUS(status));
 		EXPECT_TRUE(WIFSIGNALED(status));
 	}
-	EXPECT_EQ(munmap((void *)p, 4096), 0);
+	EXPECT_EQ(munmap(p, 4096), 0);
 	EXPECT_EQ(close(config), 0);
 	EXPECT_EQ(close(bar), 0);
 }

@@ -34,7 +34,8 @@ static int revokeat_errno(int dfd, const char *path, unsigned int flags)
 }
 
 /* The same, from a child that runs as nobody. */
-static int revokeat_errno_as_nobody(const char *path)
+static int revokeat_errno_as_nobody(int dfd, const char *path,
+				    unsigned int flags)
 {
 	int status;
 	pid_t pid;
@@ -45,7 +46,7 @@ static int revokeat_errno_as_nobody(const char *path)
 	if (!pid) {
 		if (setgid(65534) || setuid(65534))
 			_exit(255);
-		_exit(revokeat_errno(AT_FDCWD, path, 0));
+		_exit(revokeat_errno(dfd, path, flags));
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
@@ -73,7 +74,7 @@ FIXTURE(errors) {
 
 FIXTURE_SETUP(errors)
 {
-	strcpy(self->dir, "/tmp/revokeat.XXXXXX");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/revokeat.XXXXXX");
 	ASSERT_NE(mkdtemp(self->dir), NULL);
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	self->fd = sys_open(self->file, O_RDWR | O_CREAT | O_REVOKABLE);
@@ -113,7 +114,7 @@ TEST_F(errors, o_revokable_eopnotsupp)
 
 	snprintf(fifo, sizeof(fifo), "%s/loop", self->dir);
 	ASSERT_EQ(mkfifo(fifo, 0600), 0);
-	EXPECT_EQ(sys_open(fifo, O_RDONLY | O_REVOKABLE), -1);
+	EXPECT_EQ(sys_open(fifo, O_RDONLY | O_NONBLOCK | O_REVOKABLE), -1);
 	EXPECT_EQ(errno, EOPNOTSUPP);
 }
 
@@ -144,24 +145,39 @@ TEST_F(errors, empty_path)
 
 TEST_F(errors, eacces)
 {
-	EXPECT_EQ(revokeat_errno_as_nobody(self->file), EACCES);
+	EXPECT_EQ(revokeat_errno_as_nobody(AT_FDCWD, self->file, 0), EACCES);
 	EXPECT_FALSE(revoked(self->fd));
 }
 
 TEST_F(errors, ebadf)
 {
+	int fd;
+
 	EXPECT_EQ(revokeat_errno(1000, "file", 0), EBADF);
 	EXPECT_EQ(revokeat_errno(1000, "", REVOKE_FILE), EBADF);
 	EXPECT_EQ(revokeat_errno(AT_FDCWD, "", REVOKE_FILE), EBADF);
+	fd = sys_open(self->file, O_PATH);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(revokeat_errno(fd, "", REVOKE_FILE), EBADF);
+	EXPECT_EQ(close(fd), 0);
 	EXPECT_EQ(revokeat_errno(1000, "", AT_EMPTY_PATH), EBADF);
 }
 
 TEST_F(errors, efault)
 {
 	EXPECT_EQ(revokeat_errno(AT_FDCWD, (const char *)1, 0), EFAULT);
+	EXPECT_EQ(revokeat_errno(AT_FDCWD, NULL, AT_EMPTY_PATH), EFAULT);
 	EXPECT_EQ(revokeat_errno(self->fd, (const char *)1, REVOKE_FILE),
 		  EFAULT);
 	EXPECT_FALSE(revoked(self->fd));
+}
+
+/* A revoked file is no place to look anything up from. */
+TEST_F(errors, eio)
+{
+	ASSERT_EQ(revokeat_errno(self->fd, "", REVOKE_FILE), 0);
+	EXPECT_EQ(revokeat_errno(self->fd, "", AT_EMPTY_PATH), EIO);
+	EXPECT_EQ(revokeat_errno(self->fd, "x", 0), EIO);
 }
 
 TEST_F(errors, einval)
@@ -189,10 +205,11 @@ TEST_F(errors, eloop)
 
 TEST_F(errors, enametoolong)
 {
-	char path[NAME_MAX + 8];
+	char name[NAME_MAX + 2], path[sizeof(name) + 80];
 
-	memset(path, 'a', sizeof(path) - 1);
-	path[sizeof(path) - 1] = '\0';
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", self->dir, name);
 	EXPECT_EQ(revokeat_errno(AT_FDCWD, path, 0), ENAMETOOLONG);
 }
 
@@ -216,8 +233,11 @@ TEST_F(errors, enomem)
 		 syscall(__NR_gettid));
 	fd = sys_open(nth, O_RDWR);
 	gfp = sys_open("/sys/kernel/debug/failslab/ignore-gfp-wait", O_WRONLY);
-	if (fd < 0 || gfp < 0)
+	if (fd < 0 || gfp < 0) {
+		close(fd);
+		close(gfp);
 		SKIP(return, "no fail-nth or failslab (CONFIG_FAILSLAB)");
+	}
 	ASSERT_EQ(write(gfp, "N", 1), 1);
 	ASSERT_EQ(write(fd, "1", 1), 1);
 	EXPECT_EQ(revokeat_errno(AT_FDCWD, self->file, 0), ENOMEM);
@@ -238,12 +258,29 @@ TEST_F(errors, enotdir)
 	EXPECT_EQ(revokeat_errno(self->plain, "x", 0), ENOTDIR);
 }
 
-/* The owner, or CAP_FOWNER: nobody may search the directory, not revoke. */
+/*
+ * The owner, or CAP_FOWNER: nobody may search the directory, not revoke,
+ * by path or by AT_EMPTY_PATH; nor revoke, by REVOKE_FILE, a file its
+ * filesystem made revokable (a sysfs attribute), but a file opened with
+ * O_REVOKABLE, yes: its opener agreed to it.
+ */
 TEST_F(errors, eperm)
 {
+	int sysfs = sys_open("/sys/devices/system/cpu/online", O_RDONLY);
+
+	ASSERT_GE(sysfs, 0);
 	ASSERT_EQ(chmod(self->dir, 0755), 0);
-	EXPECT_EQ(revokeat_errno_as_nobody(self->file), EPERM);
+	EXPECT_EQ(revokeat_errno_as_nobody(AT_FDCWD, self->file, 0), EPERM);
+	EXPECT_EQ(revokeat_errno_as_nobody(self->plain, "", AT_EMPTY_PATH),
+		  EPERM);
+	EXPECT_EQ(revokeat_errno_as_nobody(sysfs, "", REVOKE_FILE), EPERM);
+	EXPECT_EQ(revokeat_errno_as_nobody(self->plain, "", REVOKE_FILE),
+		  EINVAL);
 	EXPECT_FALSE(revoked(self->fd));
+	EXPECT_EQ(revokeat_errno_as_nobody(self->fd, "", REVOKE_FILE), 0);
+	EXPECT_TRUE(revoked(self->fd));
+	EXPECT_EQ(revokeat_errno(sysfs, "", REVOKE_FILE), 0);
+	EXPECT_EQ(close(sysfs), 0);
 }
 
 TEST_HARNESS_MAIN
