@@ -589,8 +589,8 @@ static void revoke_test_killed_revoker_then_close(struct kunit *test)
 do {									\
 	int __i;							\
 									\
-	for (__i = 0; __i < 1000 && !(cond); __i++)			\
-		msleep(10);						\
+	for (__i = 0; __i < 500 && !(cond); __i++)			\
+		msleep(20);						\
 } while (0)
 
 /*
