@@ -92,8 +92,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	if (!rf)
 		return -ENOMEM;
 
-	atomic_set(&rf->active, 0);
-	rf->caller = NULL;
+	atomic_set(&rf->gate.active, 0);
+	rf->gate.caller = NULL;
 	rf->caller_nested = 0;
 	rf->caller_out = 0;
 	atomic_set(&rf->stepped_out, 0);
@@ -110,8 +110,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	INIT_LIST_HEAD(&rf->cancellations);
 	spin_lock_init(&rf->callers_lock);
 	INIT_LIST_HEAD(&rf->callers);
-	revoke_proxy_init(&rf->proxy, rf->real);
-	file->f_op = &rf->proxy;
+	revoke_proxy_init(&rf->gate.proxy, rf->real);
+	file->f_op = &rf->gate.proxy;
 	file->f_mode |= FMODE_REVOKABLE;
 
 	/* Sets what comes from the domain: kick, dep_map, seq. */
@@ -159,28 +159,36 @@ static bool revoke_no_calls(struct revokable_file *rf)
 
 /*
  * Wait on @rf until @done(@rf), killably if @killable: 0, or -EINTR.
- * Every change a revoker waits for wakes &rf->active.
+ * Every change a revoker waits for wakes &rf->gate.active.
  */
 static int revoke_wait(struct revokable_file *rf,
 		       bool (*done)(struct revokable_file *rf), bool killable)
 {
 	if (!killable) {
-		wait_var_event(&rf->active, done(rf));
+		wait_var_event(&rf->gate.active, done(rf));
 		return 0;
 	}
-	return wait_var_event_killable(&rf->active, done(rf)) ? -EINTR : 0;
+	return wait_var_event_killable(&rf->gate.active, done(rf)) ? -EINTR : 0;
 }
 
-/*
- * A call left a revoked file: wake the revokers waiting for it.  The call
- * of a method that revoked its own file finishes the revoke (see
- * revoke_one()), once the other calls have left, killably: it is in the
- * caller's syscall, out of the driver.  Any other call leaves it to a
- * revoker or to the final fput(), wherever the call was (a page fault,
- * __fput()).
+/**
+ * revoke_left_dead - a call left a revoked file
+ * @gate: the file's gate
+ *
+ * Wake the revokers waiting for it.  The call of a method that revoked its
+ * own file finishes the revoke (see revoke_one()), once the other calls
+ * have left, killably: it is in the caller's syscall, out of the driver.
+ * Any other call leaves it to a revoker or to the final fput(), wherever
+ * the call was (a page fault, __fput()).  For the gate's inline paths in
+ * <linux/revoke.h> only.
+ *
+ * Context: Process context, or a page fault.
  */
-noinline void revoke_left_dead(struct revokable_file *rf)
+noinline void revoke_left_dead(struct revoke_gate *gate)
 {
+	struct revokable_file *rf = container_of(gate, struct revokable_file,
+						 gate);
+
 	/* The outermost of the method's own nested calls finishes. */
 	if (unlikely(READ_ONCE(rf->self) == current) &&
 	    !revoke_in_call(rf)) {
@@ -191,8 +199,9 @@ noinline void revoke_left_dead(struct revokable_file *rf)
 		/* Revokers waiting for the release test ->self: see revoke_one(). */
 		smp_mb();
 	}
-	wake_up_var(&rf->active);
+	wake_up_var(&rf->gate.active);
 }
+EXPORT_SYMBOL_GPL(revoke_left_dead);
 
 /*
  * A call that came to a revoked file and did not reach the driver, or a
@@ -200,27 +209,39 @@ noinline void revoke_left_dead(struct revokable_file *rf)
  */
 noinline void revoke_refused(struct revokable_file *rf)
 {
-	atomic_dec(&rf->active);
+	atomic_dec(&rf->gate.active);
 	/* Pairs with the barrier in the revokers' wait_var_event(). */
 	smp_mb__after_atomic();
-	wake_up_var(&rf->active);
+	wake_up_var(&rf->gate.active);
 }
 
-/*
- * A call that did not find the file idle: refused (false) if the file is
- * revoked, or in, listed among the callers.  A call nested in the task's
- * own call of the file, which holds @caller, is noted already.
+/**
+ * revoke_enter_busy - enter a gate that was not idle
+ * @gate: the file's gate
+ * @calls: what the increment of @gate->active found
+ * @call: the call
+ *
+ * Refused if the file is revoked; else in, listed among the callers,
+ * unless nested in the task's own call of the file, which holds
+ * @gate->caller and notes it already.  For the gate's inline paths in
+ * <linux/revoke.h> only.
+ *
+ * Context: Process context, or a page fault.
+ * Return: true if in, false if refused.
  */
-noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
+noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 				struct revoke_call *call)
 {
+	struct revokable_file *rf = container_of(gate, struct revokable_file,
+						 gate);
+
 	if (calls < 0) {
 		revoke_refused(rf);
 		return false;
 	}
 	call->task = current;
 	call->out = false;
-	if (READ_ONCE(rf->caller) == current) {
+	if (READ_ONCE(gate->caller) == current) {
 		INIT_LIST_HEAD(&call->node);
 		WRITE_ONCE(rf->caller_nested, rf->caller_nested + 1);
 	} else {
@@ -228,14 +249,28 @@ noinline bool revoke_enter_busy(struct revokable_file *rf, int calls,
 		list_add_tail(&call->node, &rf->callers);
 		spin_unlock(&rf->callers_lock);
 	}
-	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
+	revoke_lockdep(gate,
+		       rwsem_acquire_read(gate->dep_map, 0, 1, _RET_IP_));
 	return true;
 }
+EXPORT_SYMBOL_GPL(revoke_enter_busy);
 
-noinline void revoke_leave_busy(struct revokable_file *rf,
+/**
+ * revoke_leave_busy - leave a gate entered by revoke_enter_busy()
+ * @gate: the file's gate
+ * @call: the call
+ *
+ * For the gate's inline paths in <linux/revoke.h> only.
+ *
+ * Context: Process context, or a page fault.
+ */
+noinline void revoke_leave_busy(struct revoke_gate *gate,
 				struct revoke_call *call)
 {
-	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
+	struct revokable_file *rf = container_of(gate, struct revokable_file,
+						 gate);
+
+	revoke_lockdep(gate, rwsem_release(gate->dep_map, _RET_IP_));
 	if (!list_empty(&call->node)) {
 		spin_lock(&rf->callers_lock);
 		list_del(&call->node);
@@ -243,9 +278,10 @@ noinline void revoke_leave_busy(struct revokable_file *rf,
 	} else {
 		WRITE_ONCE(rf->caller_nested, rf->caller_nested - 1);
 	}
-	if (atomic_add_negative(-1, &rf->active))
-		revoke_left_dead(rf);
+	if (atomic_add_negative(-1, &gate->active))
+		revoke_left_dead(gate);
 }
+EXPORT_SYMBOL_GPL(revoke_leave_busy);
 
 /*
  * How many calls of @rf @task is in: nested ones (a driver's ->splice_read
@@ -257,7 +293,7 @@ static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 	struct revoke_call *call;
 	int calls = 0;
 
-	if (READ_ONCE(rf->caller) == task)
+	if (READ_ONCE(rf->gate.caller) == task)
 		calls = 1 + READ_ONCE(rf->caller_nested) -
 			READ_ONCE(rf->caller_out);
 	spin_lock(&rf->callers_lock);
@@ -326,7 +362,7 @@ static void revoke_done(struct revokable_file *rf)
 	set_bit(REVOKE_DONE, &rf->flags);
 	/* Order the bit before wake_up_var() looks for waiters. */
 	smp_mb__after_atomic();
-	wake_up_var(&rf->active);
+	wake_up_var(&rf->gate.active);
 }
 
 /* What file->f_op points to once the state is gone. */
@@ -395,7 +431,7 @@ static int revoke_unclaim(struct revokable_file *rf)
 	clear_bit_unlock(REVOKE_RELEASED, &rf->flags);
 	/* Order the bit before wake_up_var() looks for waiters. */
 	smp_mb__after_atomic();
-	wake_up_var(&rf->active);
+	wake_up_var(&rf->gate.active);
 	return -EINTR;
 }
 
@@ -461,7 +497,7 @@ int revoke_wait_released(struct revokable_file *rf, bool killable)
  */
 static bool revoke_idle(struct revokable_file *rf, int own)
 {
-	int active = atomic_read(&rf->active);
+	int active = atomic_read(&rf->gate.active);
 
 	/* Pairs with the full barriers of revoke_step_out()'s increment. */
 	smp_rmb();
@@ -479,7 +515,7 @@ static void revoke_kick_tasks(struct revokable_file *rf)
 	 * in the call, and is freed after RCU.
 	 */
 	rcu_read_lock();
-	t = READ_ONCE(rf->caller);
+	t = READ_ONCE(rf->gate.caller);
 	if (t && t != current && !(t->flags & PF_KTHREAD) &&
 	    READ_ONCE(rf->caller_out) <= READ_ONCE(rf->caller_nested))
 		set_notify_signal(t);
@@ -571,7 +607,7 @@ static int revoke_wait_calls(struct revokable_file *rf,
 
 	if (done(rf))
 		return 0;
-	return ___wait_var_event(&rf->active, done(rf), state, 0, 0,
+	return ___wait_var_event(&rf->gate.active, done(rf), state, 0, 0,
 				 revoke_wait_kick(rf, &k)) ? -EINTR : 0;
 }
 
@@ -582,7 +618,7 @@ static int revoke_wait_calls(struct revokable_file *rf,
  */
 static void revoke_close(struct revokable_file *rf, int own)
 {
-	atomic_add(REVOKE_BIAS + 1, &rf->active);
+	atomic_add(REVOKE_BIAS + 1, &rf->gate.active);
 	/*
 	 * Every poller, exclusive or not, polls again and finds it revoked,
 	 * whatever events it waits for.
@@ -617,7 +653,7 @@ static bool revoke_calls_out_left(struct revokable_file *rf)
 	struct task_struct *self = READ_ONCE(rf->self);
 	int own = self ? revoke_calls_of(rf, self) : 0;
 
-	return atomic_read(&rf->active) == REVOKE_BIAS + own;
+	return atomic_read(&rf->gate.active) == REVOKE_BIAS + own;
 }
 
 /* No call in flight but the caller's own. */
@@ -668,7 +704,7 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 		if (cmpxchg(&rf->self, NULL, current))
 			return 0;
 		/* Revokers waiting for the calls count this one out now. */
-		wake_up_var(&rf->active);
+		wake_up_var(&rf->gate.active);
 		return revoke_wait_calls(rf, revoke_own_calls_left, killable);
 	}
 
@@ -678,9 +714,11 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	 * revoking its whole domain) waits as subclass 1, or lockdep would
 	 * take it for a recursive read-write deadlock.
 	 */
-	revoke_lockdep(rf, rwsem_acquire(rf->dep_map, lock_is_held(rf->dep_map),
-					 0, _RET_IP_));
-	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
+	revoke_lockdep(&rf->gate,
+		       rwsem_acquire(rf->gate.dep_map,
+				     lock_is_held(rf->gate.dep_map), 0,
+				     _RET_IP_));
+	revoke_lockdep(&rf->gate, rwsem_release(rf->gate.dep_map, _RET_IP_));
 	for (;;) {
 		err = revoke_wait_calls(rf, killable ? revoke_calls_out_left :
 						       revoke_calls_left, killable);
@@ -850,50 +888,6 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 }
 EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
 
-/**
- * revoke_call_enter - enter a file's gate around a call into its driver
- * @file: the file
- * @call: on the caller's stack until revoke_call_leave()
- *
- * For a filesystem whose file_operations have FOP_NARROW_GATE: the proxy
- * calls their ->read_iter, ->write_iter, ->llseek and ->fsync outside the
- * gate, and they enter it around their calls into the driver only, never
- * across a copy to or from user memory, so that a revoke does not wait
- * for a user buffer backed by FUSE or userfaultfd, and after a lock of
- * their own that a method revoking the file may hold (kernfs' of->mutex).
- * Revoke waits for the calls inside, as for the proxy's.  What such a
- * method uses outside the gate must outlive the driver's release: the
- * filesystem's domain has a &revoke_domain.detach.  A file that is not
- * revokable is always entered.
- *
- * Context: Process context.
- * Return: true if in, to be left with revoke_call_leave(); false if @file
- * is revoked, and nothing is to be left.
- */
-bool revoke_call_enter(struct file *file, struct revoke_call *call)
-{
-	struct revokable_file *rf = file_revokable_or_null(file);
-
-	return !rf || revoke_enter(rf, call);
-}
-EXPORT_SYMBOL_GPL(revoke_call_enter);
-
-/**
- * revoke_call_leave - leave a file's gate
- * @file: the file
- * @call: given to a successful revoke_call_enter()
- *
- * Context: Process context.
- */
-void revoke_call_leave(struct file *file, struct revoke_call *call)
-{
-	struct revokable_file *rf = file_revokable_or_null(file);
-
-	if (rf)
-		revoke_leave(rf, call);
-}
-EXPORT_SYMBOL_GPL(revoke_call_leave);
-
 /*
  * Note one of current's calls of @rf as stepped out of the gate (@out) or
  * back in: false if it has none in that state.  Only the task itself
@@ -904,7 +898,7 @@ static bool revoke_note_out(struct revokable_file *rf, bool out)
 	struct revoke_call *call;
 	bool found = false;
 
-	if (READ_ONCE(rf->caller) == current &&
+	if (READ_ONCE(rf->gate.caller) == current &&
 	    (out ? rf->caller_out <= rf->caller_nested : rf->caller_out)) {
 		WRITE_ONCE(rf->caller_out, rf->caller_out + (out ? 1 : -1));
 		return true;
@@ -947,12 +941,12 @@ bool revoke_step_out(struct file *file)
 
 	if (!rf || !revoke_note_out(rf, true))
 		return false;
-	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
+	revoke_lockdep(&rf->gate, rwsem_release(rf->gate.dep_map, _RET_IP_));
 	atomic_inc(&rf->stepped_out);
 	/* Ordered before the test: a revoker waiting for the call counts it out. */
 	smp_mb__after_atomic();
-	if (atomic_read(&rf->active) < 0)
-		wake_up_var(&rf->active);
+	if (atomic_read(&rf->gate.active) < 0)
+		wake_up_var(&rf->gate.active);
 	return true;
 }
 EXPORT_SYMBOL_GPL(revoke_step_out);
@@ -985,7 +979,8 @@ bool revoke_step_in(struct file *file)
 	 * the call in again, or the caller sees the file revoked.
 	 */
 	smp_mb__after_atomic();
-	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
+	revoke_lockdep(&rf->gate,
+		       rwsem_acquire_read(rf->gate.dep_map, 0, 1, _RET_IP_));
 	return true;
 }
 EXPORT_SYMBOL_GPL(revoke_step_in);

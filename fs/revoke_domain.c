@@ -172,7 +172,7 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
 			      &revoke_chrdev_results : &revoke_default_results;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-	rf->dep_map = domain->dep_map;
+	rf->gate.dep_map = domain->dep_map;
 #endif
 	list_add_tail(&rf->node, &domain->files);
 	spin_unlock(&domain->lock);

@@ -29,24 +29,24 @@ static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
 {									\
 	struct revoke_call call;					\
 									\
-	if (!revoke_enter_busy(rf, calls, &call))			\
+	if (!revoke_enter_busy(&rf->gate, calls, &call))		\
 		return;							\
 	method(args);							\
-	revoke_leave_busy(rf, &call);					\
+	revoke_leave_busy(&rf->gate, &call);				\
 }									\
 									\
 static void revoke_##name(proto)					\
 {									\
 	struct revokable_file *rf = rf_of;				\
-	int calls = atomic_fetch_inc(&rf->active);			\
+	int calls = atomic_fetch_inc(&rf->gate.active);			\
 									\
 	if (unlikely(calls)) {						\
 		revoke_##name##_busy(rf, calls, args);			\
 		return;							\
 	}								\
-	revoke_enter_idle(rf);						\
+	revoke_gate_enter_idle(&rf->gate);				\
 	method(args);							\
-	revoke_leave_idle(rf);						\
+	revoke_gate_leave_idle(&rf->gate);				\
 }
 
 REVOKE_PROXY(loff_t, llseek, file_revokable(file), rf->results->llseek,
@@ -152,7 +152,7 @@ static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
 		return REVOKE_TEARDOWN;
 	if (!takedown)
 		return REVOKE_REFUSED;
-	atomic_inc(&rf->active);
+	atomic_inc(&rf->gate.active);
 	/* Pairs with test_and_set_bit(REVOKE_RELEASED) in revoke_claim(). */
 	smp_mb__after_atomic();
 	if (!test_bit(REVOKE_RELEASED, &rf->flags))

@@ -30,7 +30,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
-/* Added to revokable_file.active when the file is revoked. */
+/* Added to revoke_gate.active when the file is revoked. */
 #define REVOKE_BIAS	INT_MIN
 
 /* revokable_file.flags */
@@ -53,20 +53,14 @@ struct revoke_vm;
  * lets go.  Nothing else holds it: no worker, no timer.
  */
 struct revokable_file {
-	/* calls in flight; REVOKE_BIAS is added once the file is revoked */
-	atomic_t active;
-	/* the task in the file's one call, if it came to an idle file */
-	struct task_struct *caller;
-	/* @caller's calls nested in that one; only @caller changes it */
+	/* the counter of calls, the idle caller, file->f_op */
+	struct revoke_gate gate;
+	/* gate.caller's calls nested in that one; only it changes this */
 	unsigned int caller_nested;
-	/* @caller's calls stepped out of the gate; only @caller changes it */
+	/* gate.caller's calls stepped out of the gate; only it changes this */
 	unsigned int caller_out;
-	/* calls stepped out of the gate, counted in @active too */
+	/* calls stepped out of the gate, counted in gate.active too */
 	atomic_t stepped_out;
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	/* the gate's lock class: its domain's, see revoke_domain_init() */
-	struct lockdep_map *dep_map;
-#endif
 	/* REVOKE_* bits */
 	unsigned long flags;
 	/* one for the file, one per revoker holding the state */
@@ -104,15 +98,13 @@ struct revokable_file {
 	struct list_head cancellations;
 	/* protects @callers */
 	spinlock_t callers_lock;
-	/* struct revoke_call of the calls in flight but @caller's */
+	/* struct revoke_call of the calls in flight but gate.caller's */
 	struct list_head callers;
-	/* file->f_op: @real's methods, each through the gate */
-	struct file_operations proxy;
 };
 
 static inline struct revokable_file *file_revokable(const struct file *file)
 {
-	return container_of(file->f_op, struct revokable_file, proxy);
+	return container_of(file->f_op, struct revokable_file, gate.proxy);
 }
 
 static inline struct revokable_file *file_revokable_or_null(const struct file *file)
@@ -121,78 +113,41 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
 }
 
 /*
- * The gate.  A call enters by incrementing @active, and is in if the value
- * it found was not negative; it is negative for good once revoke has added
- * REVOKE_BIAS, and the revoker then waits for @active to come down to
- * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked file,
- * find @active negative and take the slow path, revoke_refused() or
- * revoke_left_dead().  The gate is annotated for lockdep as a read lock,
- * like kernfs' active reference, of its domain's lock class (see
- * revoke_domain_init()), so that a revoke that waits for a call of the
- * revoker's own, or two methods revoking each other's domains, are
- * reported.
+ * The gate (struct revoke_gate, whose fast paths are in <linux/revoke.h>).
+ * A call enters by incrementing gate.active, and is in if the value it
+ * found was not negative; it is negative for good once revoke has added
+ * REVOKE_BIAS, and the revoker then waits for gate.active to come down to
+ * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked
+ * file, find gate.active negative and take the slow path,
+ * revoke_refused() or revoke_left_dead().  The gate is annotated for
+ * lockdep as a read lock, like kernfs' active reference, of its domain's
+ * lock class (see revoke_domain_init()), so that a revoke that waits for a
+ * call of the revoker's own, or two methods revoking each other's
+ * domains, are reported.
  *
  * The gate is on every proxied call: a call costs the proxy's frame, one
  * atomic increment whose old value is tested, one atomic decrement whose
- * result's sign is tested, and two stores noting the calling task.
+ * result's sign is tested, and two stores noting the calling task.  A
+ * filesystem entering the gate around its own calls (revoke_call_enter())
+ * pays the same, inline, plus a test of f_mode.
  *
  * The file notes the tasks inside its calls, so that revoke can kick them
  * out of an interruptible sleep in the driver (see revoke_kick()) without
  * looking at any other task.  The call that finds the file idle, the
- * common case, takes @caller: a store on entry and one on leaving.  A call
- * that finds others in flight lists itself in @callers, under
+ * common case, takes gate.caller: a store on entry and one on leaving.  A
+ * call that finds others in flight lists itself in @callers, under
  * @callers_lock, out of line, unless it is nested in the task's own call
- * that holds @caller (a splice calling ->read_iter).  @caller is stored
- * after the increment, so a revoker may find a call counted and not noted
- * yet: it kicks again while it waits (revoke_wait_calls()).  A task in
- * nested calls (a driver calling into another revokable file, or into the
- * same one through the VFS) is noted by each file.  A call noted as
- * stepped out of the gate (revoke_step_out()) is neither waited for nor
- * kicked.  struct revoke_call is in <linux/revoke.h>, for filesystems that
- * enter the gate themselves (revoke_call_enter()).
+ * that holds gate.caller (a splice calling ->read_iter).  gate.caller is
+ * stored after the increment, so a revoker may find a call counted and
+ * not noted yet: it kicks again while it waits (revoke_wait_calls()).  A
+ * task in nested calls (a driver calling into another revokable file, or
+ * into the same one through the VFS) is noted by each file.  A call noted
+ * as stepped out of the gate (revoke_step_out()) is neither waited for
+ * nor kicked.
  */
 
-/* The slow paths of the gate, in fs/revoke.c. */
-bool revoke_enter_busy(struct revokable_file *rf, int calls,
-		       struct revoke_call *call);
-void revoke_leave_busy(struct revokable_file *rf, struct revoke_call *call);
-void revoke_left_dead(struct revokable_file *rf);
+/* The slow path of a refused call, in fs/revoke.c. */
 void revoke_refused(struct revokable_file *rf);
-
-/*
- * Lockdep sees a gate as a read lock of its domain's class, a revoke as
- * the write side; a domain with no class (revoke_domain_init_nolockdep())
- * is not seen.
- */
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-#define revoke_lockdep(rf, annotation)					\
-do {									\
-	if ((rf)->dep_map)						\
-		annotation;						\
-} while (0)
-#else
-/* The annotations are empty here; (rf) has no dep_map. */
-#define revoke_lockdep(rf, annotation)					\
-do {									\
-	(void)(rf);							\
-	annotation;							\
-} while (0)
-#endif
-
-static __always_inline void revoke_enter_idle(struct revokable_file *rf)
-{
-	WRITE_ONCE(rf->caller, current);
-	revoke_lockdep(rf, rwsem_acquire_read(rf->dep_map, 0, 1, _RET_IP_));
-}
-
-static __always_inline void revoke_leave_idle(struct revokable_file *rf)
-{
-	revoke_lockdep(rf, rwsem_release(rf->dep_map, _RET_IP_));
-	WRITE_ONCE(rf->caller, NULL);
-	/* Fully ordered before revoke_left_dead() wakes the revokers. */
-	if (unlikely(atomic_add_negative(-1, &rf->active)))
-		revoke_left_dead(rf);
-}
 
 /*
  * Enter and leave, for the methods written out.  Those REVOKE_PROXY()
@@ -201,23 +156,13 @@ static __always_inline void revoke_leave_idle(struct revokable_file *rf)
 static __always_inline bool revoke_enter(struct revokable_file *rf,
 					 struct revoke_call *call)
 {
-	int calls = atomic_fetch_inc(&rf->active);
-
-	if (likely(!calls)) {
-		call->task = NULL;
-		revoke_enter_idle(rf);
-		return true;
-	}
-	return revoke_enter_busy(rf, calls, call);
+	return revoke_gate_enter(&rf->gate, call);
 }
 
 static __always_inline void revoke_leave(struct revokable_file *rf,
 					 struct revoke_call *call)
 {
-	if (likely(!call->task))
-		revoke_leave_idle(rf);
-	else
-		revoke_leave_busy(rf, call);
+	revoke_gate_leave(&rf->gate, call);
 }
 
 /*
@@ -241,24 +186,24 @@ static noinline ret_t revoke_##name##_busy(struct revokable_file *rf,	\
 	struct revoke_call call;					\
 	ret_t ret;							\
 									\
-	if (!revoke_enter_busy(rf, calls, &call))			\
+	if (!revoke_enter_busy(&rf->gate, calls, &call))		\
 		return refused;						\
 	ret = method(args);						\
-	revoke_leave_busy(rf, &call);					\
+	revoke_leave_busy(&rf->gate, &call);				\
 	return ret;							\
 }									\
 									\
 static ret_t revoke_##name(proto)					\
 {									\
 	struct revokable_file *rf = rf_of;				\
-	int calls = atomic_fetch_inc(&rf->active);			\
+	int calls = atomic_fetch_inc(&rf->gate.active);			\
 	ret_t ret;							\
 									\
 	if (unlikely(calls))						\
 		return revoke_##name##_busy(rf, calls, args);		\
-	revoke_enter_idle(rf);						\
+	revoke_gate_enter_idle(&rf->gate);				\
 	ret = method(args);						\
-	revoke_leave_idle(rf);						\
+	revoke_gate_leave_idle(&rf->gate);				\
 	return ret;							\
 }
 

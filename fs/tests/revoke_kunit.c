@@ -460,7 +460,7 @@ static void revoke_test_other_task_listed(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, tf->listed);
 	KUNIT_EXPECT_TRUE(test, tf->in_call[0]);
 	KUNIT_EXPECT_FALSE(test, revoke_in_call(file_revokable(file)));
-	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(file_revokable(file)->caller),
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(file_revokable(file)->gate.caller),
 			    reader);
 	complete(&tf->unblock);
 	kthread_stop_put(reader);
