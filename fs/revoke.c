@@ -14,7 +14,8 @@
  * This file owns the state and its lifetime, the gate's slow paths,
  * revoking one file, releasing its driver and the helpers a driver calls
  * (file_revoked(), cancellations).  The gate's fast paths are in
- * revoke_internal.h, which maps the other files: domains in
+ * <linux/revoke_gate.h>; revoke_internal.h says how the gate works and
+ * maps the other files: domains in
  * fs/revoke_domain.c, the proxy methods in fs/revoke_fops.c and
  * fs/revoke_mmap.c, poll forwarding in fs/revoke_poll.c, revokeat() in
  * fs/revoke_syscall.c.
@@ -139,8 +140,8 @@ int revoke_file_open(struct file *file)
 }
 
 /*
- * The gate's slow paths; its fast paths, and how it works, are in
- * revoke_internal.h.
+ * The gate's slow paths; its fast paths are in <linux/revoke_gate.h>, how
+ * it works in revoke_internal.h.
  */
 static int revoke_claim(struct revokable_file *rf, bool killable);
 static int revoke_finish(struct revokable_file *rf, bool killable);
@@ -180,7 +181,7 @@ static int revoke_wait(struct revokable_file *rf,
  * have left, killably: it is in the caller's syscall, out of the driver.
  * Any other call leaves it to a revoker or to the final fput(), wherever
  * the call was (a page fault, __fput()).  For the gate's inline paths in
- * <linux/revoke.h> only.
+ * <linux/revoke_gate.h> only.
  *
  * Context: Process context, or a page fault.
  */
@@ -201,7 +202,6 @@ noinline void revoke_left_dead(struct revoke_gate *gate)
 	}
 	wake_up_var(&rf->gate.active);
 }
-EXPORT_SYMBOL_GPL(revoke_left_dead);
 
 /*
  * A call that came to a revoked file and did not reach the driver, or a
@@ -224,7 +224,7 @@ noinline void revoke_refused(struct revokable_file *rf)
  * Refused if the file is revoked; else in, listed among the callers,
  * unless nested in the task's own call of the file, which holds
  * @gate->caller and notes it already.  For the gate's inline paths in
- * <linux/revoke.h> only.
+ * <linux/revoke_gate.h> only.
  *
  * Context: Process context, or a page fault.
  * Return: true if in, false if refused.
@@ -249,18 +249,17 @@ noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 		list_add_tail(&call->node, &rf->callers);
 		spin_unlock(&rf->callers_lock);
 	}
-	revoke_lockdep(gate,
-		       rwsem_acquire_read(gate->dep_map, 0, 1, _RET_IP_));
+	revoke_gate_lockdep(gate,
+			    rwsem_acquire_read(gate->dep_map, 0, 1, _RET_IP_));
 	return true;
 }
-EXPORT_SYMBOL_GPL(revoke_enter_busy);
 
 /**
  * revoke_leave_busy - leave a gate entered by revoke_enter_busy()
  * @gate: the file's gate
  * @call: the call
  *
- * For the gate's inline paths in <linux/revoke.h> only.
+ * For the gate's inline paths in <linux/revoke_gate.h> only.
  *
  * Context: Process context, or a page fault.
  */
@@ -270,7 +269,7 @@ noinline void revoke_leave_busy(struct revoke_gate *gate,
 	struct revokable_file *rf = container_of(gate, struct revokable_file,
 						 gate);
 
-	revoke_lockdep(gate, rwsem_release(gate->dep_map, _RET_IP_));
+	revoke_gate_lockdep(gate, rwsem_release(gate->dep_map, _RET_IP_));
 	if (!list_empty(&call->node)) {
 		spin_lock(&rf->callers_lock);
 		list_del(&call->node);
@@ -281,7 +280,6 @@ noinline void revoke_leave_busy(struct revoke_gate *gate,
 	if (atomic_add_negative(-1, &gate->active))
 		revoke_left_dead(gate);
 }
-EXPORT_SYMBOL_GPL(revoke_leave_busy);
 
 /*
  * How many calls of @rf @task is in: nested ones (a driver's ->splice_read
@@ -595,7 +593,7 @@ static void revoke_wait_kick(struct revokable_file *rf,
 /*
  * Wait for calls in flight to leave, as revoke_wait() does.  A call counted
  * when the gate closed may not have noted its task yet (see
- * revoke_enter_idle()), and would have missed the kick: the wait kicks
+ * revoke_gate_enter_idle()), and would have missed the kick: the wait kicks
  * the calls' tasks again, 1, 2, 4... jiffies apart, up to a second.
  */
 static int revoke_wait_calls(struct revokable_file *rf,
@@ -714,11 +712,12 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	 * revoking its whole domain) waits as subclass 1, or lockdep would
 	 * take it for a recursive read-write deadlock.
 	 */
-	revoke_lockdep(&rf->gate,
-		       rwsem_acquire(rf->gate.dep_map,
-				     lock_is_held(rf->gate.dep_map), 0,
-				     _RET_IP_));
-	revoke_lockdep(&rf->gate, rwsem_release(rf->gate.dep_map, _RET_IP_));
+	revoke_gate_lockdep(&rf->gate,
+			    rwsem_acquire(rf->gate.dep_map,
+					  lock_is_held(rf->gate.dep_map), 0,
+					  _RET_IP_));
+	revoke_gate_lockdep(&rf->gate,
+			    rwsem_release(rf->gate.dep_map, _RET_IP_));
 	for (;;) {
 		err = revoke_wait_calls(rf, killable ? revoke_calls_out_left :
 						       revoke_calls_left, killable);
@@ -941,7 +940,8 @@ bool revoke_step_out(struct file *file)
 
 	if (!rf || !revoke_note_out(rf, true))
 		return false;
-	revoke_lockdep(&rf->gate, rwsem_release(rf->gate.dep_map, _RET_IP_));
+	revoke_gate_lockdep(&rf->gate,
+			    rwsem_release(rf->gate.dep_map, _RET_IP_));
 	atomic_inc(&rf->stepped_out);
 	/* Ordered before the test: a revoker waiting for the call counts it out. */
 	smp_mb__after_atomic();
@@ -979,8 +979,9 @@ bool revoke_step_in(struct file *file)
 	 * the call in again, or the caller sees the file revoked.
 	 */
 	smp_mb__after_atomic();
-	revoke_lockdep(&rf->gate,
-		       rwsem_acquire_read(rf->gate.dep_map, 0, 1, _RET_IP_));
+	revoke_gate_lockdep(&rf->gate,
+			    rwsem_acquire_read(rf->gate.dep_map, 0, 1,
+					       _RET_IP_));
 	return true;
 }
 EXPORT_SYMBOL_GPL(revoke_step_in);

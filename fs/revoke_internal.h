@@ -4,7 +4,8 @@
  *
  *   fs/revoke.c          the state of a revokable file, the gate's slow
  *                        paths, revoking a file, releasing its driver,
- *                        and revokeat(); the fast paths are here
+ *                        and revokeat(); the fast paths are in
+ *                        <linux/revoke_gate.h>
  *   fs/revoke_domain.c   domains: the files revoked together
  *   fs/revoke_fops.c     the file_operations proxy
  *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
@@ -25,6 +26,7 @@
 #include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/revoke.h>
+#include <linux/revoke_gate.h>
 #include <linux/rhashtable-types.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -113,17 +115,17 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
 }
 
 /*
- * The gate (struct revoke_gate, whose fast paths are in <linux/revoke.h>).
- * A call enters by incrementing gate.active, and is in if the value it
- * found was not negative; it is negative for good once revoke has added
- * REVOKE_BIAS, and the revoker then waits for gate.active to come down to
- * REVOKE_BIAS.  A call that is refused, and one that leaves a revoked
- * file, find gate.active negative and take the slow path,
- * revoke_refused() or revoke_left_dead().  The gate is annotated for
- * lockdep as a read lock, like kernfs' active reference, of its domain's
- * lock class (see revoke_domain_init()), so that a revoke that waits for a
- * call of the revoker's own, or two methods revoking each other's
- * domains, are reported.
+ * The gate: struct revoke_gate, with its fast paths in
+ * <linux/revoke_gate.h>.  A call enters by incrementing gate.active, and
+ * is in if the value it found was not negative; it is negative for good
+ * once revoke has added REVOKE_BIAS, and the revoker then waits for
+ * gate.active to come down to REVOKE_BIAS.  A call that is refused, and
+ * one that leaves a revoked file, find gate.active negative and take the
+ * slow path, revoke_refused() or revoke_left_dead().  The gate is
+ * annotated for lockdep as a read lock, like kernfs' active reference, of
+ * its domain's lock class (see revoke_domain_init()), so that a revoke
+ * that waits for a call of the revoker's own, or two methods revoking each
+ * other's domains, are reported.
  *
  * The gate is on every proxied call: a call costs the proxy's frame, one
  * atomic increment whose old value is tested, one atomic decrement whose

@@ -313,7 +313,7 @@ static bool revoke_test_no_call(struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
 
-	return !READ_ONCE(rf->caller) && list_empty(&rf->callers) &&
+	return !READ_ONCE(rf->gate.caller) && list_empty(&rf->callers) &&
 	       !revoke_in_call(rf);
 }
 
