@@ -9,13 +9,15 @@
  * Then mkdir and rmdir race writes to cgroup.procs, cgroup.pressure and
  * cpu.pressure, whose methods step out of the gate to take cgroup_mutex
  * (cgroup_kn_lock_live()), for REVOKE_RACE_SECONDS (default 1; the kit's
- * debug kernel runs it for a minute).
+ * debug kernel runs it for a minute).  revoke(2) of a cgroup file is for
+ * its owner: the user a cgroup was delegated to.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "race.h"
@@ -112,6 +114,56 @@ TEST_F(cgroup, psi_poller_woken_by_rmdir)
 	ASSERT_TRUE(waiter_done(&w));
 	EXPECT_EQ(w.ret, 1);
 	EXPECT_TRUE(w.events & EPOLLERR);
+	EXPECT_EQ(close(fd), 0);
+}
+
+/* Run revoke(2) of @path as @uid, without capabilities: 0 or its errno. */
+static int revoke_as(uid_t uid, const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgid(uid) || setuid(uid))
+			_exit(255);
+		_exit(revoke_path(path) ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * revoke(2) of a cgroup file is for its owner, as for any file: the user a
+ * cgroup was delegated to (cgroups(7), "Cgroups delegation"), who owns
+ * its directory, cgroup.procs, cgroup.threads and cgroup.subtree_control,
+ * may revoke the open files of those, whoever opened them, and of no
+ * other file of the cgroup.
+ */
+TEST_F(cgroup, delegated_owner_revokes)
+{
+	const uid_t owner = 65534, other = 65533;
+	char buf[64];
+	int fd;
+
+	ASSERT_EQ(chown(CG, owner, owner), 0);
+	ASSERT_EQ(chown(CG "/cgroup.procs", owner, owner), 0);
+	fd = open(CG "/cgroup.procs", O_RDONLY);
+	ASSERT_GE(fd, 0);
+
+	EXPECT_EQ(revoke_as(other, CG "/cgroup.procs"), EPERM);
+	EXPECT_EQ(revoke_as(owner, CG "/cgroup.events"), EPERM);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), 0), 0);
+
+	EXPECT_EQ(revoke_as(owner, CG "/cgroup.procs"), 0);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), 0), -1);
+	EXPECT_EQ(errno, ENODEV);
+	EXPECT_EQ(close(fd), 0);
+
+	/* The file stays, and a new open of it works. */
+	fd = open(CG "/cgroup.procs", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(pread(fd, buf, sizeof(buf), 0), 0);
 	EXPECT_EQ(close(fd), 0);
 }
 
