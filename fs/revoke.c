@@ -187,8 +187,7 @@ static int revoke_wait(struct revokable_file *rf,
  */
 noinline void revoke_left_dead(struct revoke_gate *gate)
 {
-	struct revokable_file *rf = container_of(gate, struct revokable_file,
-						 gate);
+	struct revokable_file *rf = gate_revokable(gate);
 
 	/* The outermost of the method's own nested calls finishes. */
 	if (unlikely(READ_ONCE(rf->self) == current) &&
@@ -232,8 +231,7 @@ noinline void revoke_refused(struct revokable_file *rf)
 noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 				struct revoke_call *call)
 {
-	struct revokable_file *rf = container_of(gate, struct revokable_file,
-						 gate);
+	struct revokable_file *rf = gate_revokable(gate);
 
 	if (calls < 0) {
 		revoke_refused(rf);
@@ -266,8 +264,7 @@ noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 noinline void revoke_leave_busy(struct revoke_gate *gate,
 				struct revoke_call *call)
 {
-	struct revokable_file *rf = container_of(gate, struct revokable_file,
-						 gate);
+	struct revokable_file *rf = gate_revokable(gate);
 
 	revoke_gate_lockdep(gate, rwsem_release(gate->dep_map, _RET_IP_));
 	if (!list_empty(&call->node)) {

@@ -104,9 +104,14 @@ struct revokable_file {
 	struct list_head callers;
 };
 
+static inline struct revokable_file *gate_revokable(struct revoke_gate *gate)
+{
+	return container_of(gate, struct revokable_file, gate);
+}
+
 static inline struct revokable_file *file_revokable(const struct file *file)
 {
-	return container_of(file->f_op, struct revokable_file, gate.proxy);
+	return gate_revokable(file_revoke_gate(file));
 }
 
 static inline struct revokable_file *file_revokable_or_null(const struct file *file)

@@ -12,7 +12,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/completion.h>
 #include <linux/debug_locks.h>
-#include <linux/delay.h>
+#include <linux/iopoll.h>
 #include <linux/kthread.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/sched/mm.h>
@@ -584,14 +584,15 @@ static void revoke_test_killed_revoker_then_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
 }
 
-/* Wait up to ten seconds for @cond. */
-#define revoke_test_wait_for(cond)					\
-do {									\
-	int __i;							\
-									\
-	for (__i = 0; __i < 500 && !(cond); __i++)			\
-		msleep(20);						\
-} while (0)
+/* Wait up to ten seconds for @rf's release to be claimed: 0 or -ETIMEDOUT. */
+static int revoke_test_wait_claimed(struct revokable_file *rf)
+{
+	bool claimed;
+
+	return read_poll_timeout(test_bit, claimed, claimed, 20 * USEC_PER_MSEC,
+				 10 * USEC_PER_SEC, false, REVOKE_RELEASED,
+				 &rf->flags);
+}
 
 /*
  * A revoker waiting for the release claimed by another takes the claim
@@ -607,6 +608,7 @@ static void revoke_test_claim_given_back(struct kunit *test)
 	struct revokable_file *rf;
 	struct file *file;
 	unsigned long done;
+	unsigned int state;
 
 	file = revoke_test_open(test, NULL, true);
 	tf = test_file(file);
@@ -614,8 +616,7 @@ static void revoke_test_claim_given_back(struct kunit *test)
 	r[0].unpinned = true;
 	reader = revoke_test_start_revoke(test, file, &r[0], &revoker[0]);
 	/* The first claims the release, then waits for the reader's call. */
-	revoke_test_wait_for(test_bit(REVOKE_RELEASED, &rf->flags));
-	KUNIT_EXPECT_TRUE(test, test_bit(REVOKE_RELEASED, &rf->flags));
+	KUNIT_EXPECT_EQ(test, 0, revoke_test_wait_claimed(rf));
 
 	/* The second waits, killable, for the first's claim. */
 	r[1].file = file;
@@ -623,15 +624,16 @@ static void revoke_test_claim_given_back(struct kunit *test)
 	init_completion(&r[1].started);
 	init_completion(&r[1].done);
 	revoker[1] = revoke_test_start(test, revoke_test_revoker, &r[1]);
-	revoke_test_wait_for(READ_ONCE(revoker[1]->__state) == TASK_KILLABLE);
+	read_poll_timeout(READ_ONCE, state, state == TASK_KILLABLE,
+			  20 * USEC_PER_MSEC, 10 * USEC_PER_SEC, false,
+			  revoker[1]->__state);
 
 	/* The first is killed and gives the claim back: the second takes it. */
 	send_sig(SIGKILL, revoker[0], 1);
 	wait_for_completion(&r[0].done);
 	KUNIT_EXPECT_EQ(test, -EINTR, r[0].ret);
-	revoke_test_wait_for(test_bit(REVOKE_RELEASED, &rf->flags));
-	KUNIT_EXPECT_TRUE_MSG(test, test_bit(REVOKE_RELEASED, &rf->flags),
-			      "the claim was not given back");
+	KUNIT_EXPECT_EQ_MSG(test, 0, revoke_test_wait_claimed(rf),
+			    "the claim was not given back");
 	KUNIT_EXPECT_EQ(test, 0, wait_for_completion_timeout(&r[1].done, HZ / 10));
 
 	complete(&tf->unblock);

@@ -36,6 +36,13 @@ struct revoke_gate {
 	struct file_operations proxy;
 };
 
+/* A revokable file's gate: its f_op is the gate's proxy. */
+static __always_inline struct revoke_gate *
+file_revoke_gate(const struct file *file)
+{
+	return container_of(file->f_op, struct revoke_gate, proxy);
+}
+
 /* The slow paths, in fs/revoke.c; not exported, as no module enters. */
 bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 		       struct revoke_call *call);
@@ -128,8 +135,7 @@ static __always_inline bool revoke_call_enter(struct file *file,
 {
 	if (!(file->f_mode & FMODE_REVOKABLE))
 		return true;
-	return revoke_gate_enter(container_of(file->f_op, struct revoke_gate,
-					      proxy), call);
+	return revoke_gate_enter(file_revoke_gate(file), call);
 }
 
 /**
@@ -143,8 +149,7 @@ static __always_inline void revoke_call_leave(struct file *file,
 					      struct revoke_call *call)
 {
 	if (file->f_mode & FMODE_REVOKABLE)
-		revoke_gate_leave(container_of(file->f_op, struct revoke_gate,
-					       proxy), call);
+		revoke_gate_leave(file_revoke_gate(file), call);
 }
 
 #endif /* _LINUX_REVOKE_GATE_H */
