@@ -66,19 +66,13 @@ void revoke_put(struct revokable_file *rf)
  * @domain: the domain to put it in, or NULL for its inode's domain
  *
  * Gives @file the revokable state and installs the proxy methods as
- * file->f_op.  A filesystem calls it last in ->open, inside
- * revoke_domain_enter(); if it fails, ->open releases what the driver's
- * open took and fails.  The VFS calls it for O_REVOKABLE and FOP_REVOKABLE
- * files.
- *
- * A file that other code recognises by its file_operations and then uses
- * outside its methods (ttys, pipes, /dev/fuse: see "Files recognised by
- * their methods" in revoke.rst) could not be cut off by the gate; its
- * file_operations have FOP_UNREVOKABLE, and it is refused.
+ * file->f_op.  A filesystem whose methods have FOP_REVOKE_BY_OPEN calls
+ * it last in ->open, inside revoke_domain_enter(); if it fails, ->open
+ * releases what the driver's open took and fails.  The VFS calls it for
+ * the files that opted in, see revoke_file_open().
  *
  * Context: Process context; may sleep.
- * Return: 0; -ENOMEM; -ENOENT if @domain was removed; -EOPNOTSUPP if
- * @file's methods have FOP_UNREVOKABLE.
+ * Return: 0; -ENOMEM; -ENOENT if @domain was removed.
  */
 int revoke_file_install(struct file *file, struct revoke_domain *domain)
 {
@@ -87,8 +81,6 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 
 	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE))
 		return -EINVAL;
-	if (file->f_op->fop_flags & FOP_UNREVOKABLE)
-		return -EOPNOTSUPP;
 	rf = kmem_cache_alloc(revokable_file_cachep, GFP_KERNEL);
 	if (!rf)
 		return -ENOMEM;
@@ -127,14 +119,38 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 EXPORT_SYMBOL_GPL(revoke_file_install);
 
 /*
+ * Revokability is opt-in: the core gates the files whose methods say so
+ * (FOP_REVOKABLE), and the regular files of a filesystem that says so
+ * (FS_REVOKABLE: tmpfs) when they are opened with O_REVOKABLE; a
+ * filesystem whose ->open installs a gate itself (FOP_REVOKE_BY_OPEN) has
+ * done so by now, or refused O_REVOKABLE.  Every other file fails
+ * O_REVOKABLE: nothing in the kernel has to know how to reach such a file
+ * around its gate.
+ */
+static bool revoke_core_gates(const struct file *file)
+{
+	const struct inode *inode = file_inode(file);
+
+	return (file->f_op->fop_flags & FOP_REVOKABLE) ||
+	       (S_ISREG(inode->i_mode) &&
+		(inode->i_sb->s_type->fs_flags & FS_REVOKABLE));
+}
+
+/*
  * do_dentry_open(), after a successful ->open of a file that asked to be
- * revokable, with FMODE_OPENED set.  If the file cannot be revokable, the
- * open fails, and the final fput() of the file releases its driver as for
- * any opened file: ->release, and the chrdev's and module's references.
+ * revokable, with FMODE_OPENED set.  If the file cannot be revokable (a
+ * multiplexer's ->open handed it to methods that did not opt in), the open
+ * fails, and the final fput() of the file releases its driver as for any
+ * opened file: ->release, and the chrdev's and module's references.
  */
 int revoke_file_open(struct file *file)
 {
 	if (file->f_mode & FMODE_REVOKABLE)
+		return 0;
+	if (!revoke_core_gates(file))
+		return -EOPNOTSUPP;
+	/* Without revoke(2) nothing could revoke it: it is not gated. */
+	if (!IS_ENABLED(CONFIG_REVOKE))
 		return 0;
 	return revoke_file_install(file, NULL);
 }
@@ -812,23 +828,6 @@ const struct file_operations *__file_real_fops(const struct file *file)
 	return file_revokable(file)->real;
 }
 EXPORT_SYMBOL_GPL(__file_real_fops);
-
-/**
- * __file_is - is a revokable file one of @fops' and not revoked?
- * @file: the file, revokable
- * @fops: the file_operations to compare with
- *
- * Use file_is(), which compares file->f_op first.
- *
- * Return: true if @file was opened with @fops and is not revoked.
- */
-bool __file_is(const struct file *file, const struct file_operations *fops)
-{
-	struct revokable_file *rf = file_revokable(file);
-
-	return rf->real == fops && !test_bit(REVOKE_DEAD, &rf->flags);
-}
-EXPORT_SYMBOL_GPL(__file_is);
 
 /**
  * revoke_enter_cancellation - let revoke cut a call in flight short

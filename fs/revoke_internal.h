@@ -3,10 +3,12 @@
  * Revokable files: what the parts of the core share.
  *
  *   fs/revoke.c          the state of a revokable file, the gate's slow
- *                        paths, revoking a file, releasing its driver,
- *                        and revokeat(); the fast paths are in
- *                        <linux/revoke_gate.h>
+ *                        paths, revoking a file, releasing its driver;
+ *                        the fast paths are in <linux/revoke_gate.h>
  *   fs/revoke_domain.c   domains: the files revoked together
+ *   fs/revoke_inode.c    the domains of inodes, for revoke(2)
+ *                        (CONFIG_REVOKE)
+ *   fs/revoke_syscall.c  revokeat() (CONFIG_REVOKE)
  *   fs/revoke_fops.c     the file_operations proxy
  *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
  *   fs/revoke_mmap.c     the vm_operations proxy, and zapping mappings
@@ -223,9 +225,17 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 int revoke_wait_released(struct revokable_file *rf, bool killable);
 int revoke_unpinned(struct revokable_file *rf, bool killable);
 
+/* fs/revoke_domain.c */
+int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain);
+extern const struct revoke_results revoke_default_results;
+extern const struct revoke_results revoke_chrdev_results;
+void revoke_domain_del(struct revokable_file *rf);
+bool revoke_in_domain_call(struct revoke_domain *d);
+int __revoke_domain_files(struct revoke_domain *d, bool killable);
+
 /*
- * fs/revoke_domain.c.  The domain of an inode's O_REVOKABLE and
- * FOP_REVOKABLE files, for revoke(2): see revoke_inode_domain_get().
+ * fs/revoke_inode.c.  The domain of an inode's O_REVOKABLE and
+ * FOP_REVOKABLE files, for revoke(2).
  */
 struct revoke_inode_domain {
 	struct rhash_head hash;
@@ -236,14 +246,22 @@ struct revoke_inode_domain {
 	struct rcu_head rcu;
 };
 
-int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain);
-extern const struct revoke_results revoke_default_results;
-extern const struct revoke_results revoke_chrdev_results;
-void revoke_domain_del(struct revokable_file *rf);
-bool revoke_in_domain_call(struct revoke_domain *d);
+#ifdef CONFIG_REVOKE
+struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode);
+void revoke_inode_domain_put(struct revoke_inode_domain *id);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode);
-void revoke_inode_domain_put(struct revoke_inode_domain *id);
+#endif
+#else /* !CONFIG_REVOKE: no file is in an inode's domain */
+static inline struct revoke_inode_domain *
+revoke_inode_domain_get(const struct inode *inode)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)
+{
+}
 #endif
 
 /* fs/revoke_fops.c */

@@ -58,6 +58,24 @@ static int revoke_fd(int fd, const char __user *pathname)
 	return revoke_file(file);
 }
 
+/*
+ * The path of @dfd itself, for AT_EMPTY_PATH: a file opened with
+ * O_REVOKABLE is no start for a lookup (see path_init()), and a revoked
+ * file fails as a lookup from it would.
+ */
+static int revoke_empty_path(int dfd, struct path *path)
+{
+	CLASS(fd_raw, f)(dfd);
+
+	if (fd_empty(f))
+		return -EBADF;
+	if (file_revoked(fd_file(f)))
+		return -EIO;
+	*path = fd_file(f)->f_path;
+	path_get(path);
+	return 0;
+}
+
 SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
 		unsigned int, flags)
 {
@@ -74,11 +92,15 @@ SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
 		return revoke_fd(dfd, pathname);
 	}
 
-	if (flags & AT_SYMLINK_NOFOLLOW)
-		lookup_flags &= ~LOOKUP_FOLLOW;
-	if (flags & AT_EMPTY_PATH)
-		lookup_flags |= LOOKUP_EMPTY;
-	err = user_path_at(dfd, pathname, lookup_flags, &path);
+	if ((flags & AT_EMPTY_PATH) && vfs_empty_path(dfd, pathname)) {
+		err = revoke_empty_path(dfd, &path);
+	} else {
+		if (flags & AT_SYMLINK_NOFOLLOW)
+			lookup_flags &= ~LOOKUP_FOLLOW;
+		if (flags & AT_EMPTY_PATH)
+			lookup_flags |= LOOKUP_EMPTY;
+		err = user_path_at(dfd, pathname, lookup_flags, &path);
+	}
 	if (err)
 		return err;
 	inode = d_inode(path.dentry);

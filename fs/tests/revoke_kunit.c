@@ -254,40 +254,39 @@ static void revoke_test_plain_file(struct kunit *test)
 }
 
 /*
- * A file whose methods have FOP_UNREVOKABLE (other code uses it outside
- * them) is refused: the open the VFS asked to make revokable fails with
- * -EOPNOTSUPP and leaves the file as it was, for the final fput() to
- * release the driver, once.
+ * Revokability is opt-in: a file whose methods do not say so, on a
+ * filesystem that does not either, is refused: the open the VFS asked to
+ * make revokable (O_REVOKABLE) fails with -EOPNOTSUPP and leaves the file
+ * as it was, for the final fput() to release the driver, once.
  */
-static const struct file_operations revoke_test_unrevokable_fops = {
+static const struct file_operations revoke_test_plain_fops = {
 	.read		= revoke_test_read,
 	.release	= revoke_test_release,
-	.fop_flags	= FOP_UNREVOKABLE,
 };
 
-static void revoke_test_unrevokable(struct kunit *test)
+static void revoke_test_not_opted_in(struct kunit *test)
 {
 	struct revoke_test_file tf = {};
 	struct file *file;
 
 	file = anon_inode_create_getfile("[revoke_test]",
-					 &revoke_test_unrevokable_fops, &tf,
+					 &revoke_test_plain_fops, &tf,
 					 O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, revoke_file_open(file));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf.releases));
 	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
-	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_unrevokable_fops);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_plain_fops);
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
 	__fput_sync(file);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
 /*
- * file_is() sees through the proxy to the methods the file was opened
- * with, until the file is revoked; a plain file is what its f_op says.
+ * file_real_fops() sees through the proxy to the methods the file was
+ * opened with, revoked or not; a plain file's are its f_op.
  */
-static void revoke_test_file_is(struct kunit *test)
+static void revoke_test_real_fops(struct kunit *test)
 {
 	struct file *file = revoke_test_open(test, NULL, false);
 	struct revoke_test_file tf = {};
@@ -296,15 +295,12 @@ static void revoke_test_file_is(struct kunit *test)
 	plain = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
 					  &tf, O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plain));
-	KUNIT_EXPECT_TRUE(test, file_is(plain, &revoke_test_fops));
-	KUNIT_EXPECT_FALSE(test, file_is(plain, &revoke_test_unrevokable_fops));
+	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(plain), &revoke_test_fops);
 	__fput_sync(plain);
 
-	KUNIT_EXPECT_TRUE(test, file_is(file, &revoke_test_fops));
-	KUNIT_EXPECT_FALSE(test, file_is(file, &revoke_test_unrevokable_fops));
+	KUNIT_EXPECT_PTR_NE(test, file->f_op, &revoke_test_fops);
 	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &revoke_test_fops);
 	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
-	KUNIT_EXPECT_FALSE(test, file_is(file, &revoke_test_fops));
 	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &revoke_test_fops);
 }
 
@@ -1422,8 +1418,8 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_splice_once),
 	KUNIT_CASE(revoke_test_plain_file),
-	KUNIT_CASE(revoke_test_unrevokable),
-	KUNIT_CASE(revoke_test_file_is),
+	KUNIT_CASE(revoke_test_not_opted_in),
+	KUNIT_CASE(revoke_test_real_fops),
 	KUNIT_CASE(revoke_test_task_in_call),
 	KUNIT_CASE(revoke_test_other_task_listed),
 	KUNIT_CASE(revoke_test_self_revoke_nested),

@@ -160,10 +160,16 @@ bool revoke_domain_enter(struct revoke_domain *domain);
 void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);
 int revoke_file(struct file *file);
+#ifdef CONFIG_REVOKE
 int revoke_inode(struct inode *inode);
+#else
+static inline int revoke_inode(struct inode *inode)
+{
+	return 0;
+}
+#endif
 bool __file_revoked(const struct file *file);
 const struct file_operations *__file_real_fops(const struct file *file);
-bool __file_is(const struct file *file, const struct file_operations *fops);
 void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c);
 void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c);
 bool revoke_step_out(struct file *file);
@@ -205,31 +211,6 @@ static inline const struct file_operations *file_real_fops(const struct file *fi
 	if (unlikely(file->f_mode & FMODE_REVOKABLE))
 		return __file_real_fops(file);
 	return file->f_op;
-}
-
-/**
- * file_is - was this file opened with these methods, and is it still?
- * @file: the file
- * @fops: the file_operations of a kind of file
- *
- * For code that recognises a file by its file_operations and then uses it
- * through its inode, outside its methods (setns() on an nsfs file, a pidfd,
- * a /proc/<pid> directory): a revokable file of that kind is one too, as
- * long as it is not revoked.  Such a use is not a call through the file's
- * gate: revoke does not wait for it, as it does not for ftruncate().  A
- * file that uses private_data or the driver's state that way cannot be
- * revokable at all: its file_operations have FOP_UNREVOKABLE.  When @file
- * is not revokable this is the comparison of f_op it replaces, plus one
- * test of f_mode if that fails.
- *
- * Return: true if @file was opened with @fops and is not revoked.
- */
-static inline bool file_is(const struct file *file,
-			   const struct file_operations *fops)
-{
-	if (likely(file->f_op == fops))
-		return true;
-	return unlikely(file->f_mode & FMODE_REVOKABLE) && __file_is(file, fops);
 }
 
 #endif /* _LINUX_REVOKE_H */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The gate of a revokable file, for the filesystems that enter it around
- * their own calls into the driver (FOP_NARROW_GATE: kernfs): its common
- * path is inline, as in the core's own proxy methods.  The rest of the
- * interface is <linux/revoke.h>.
+ * their own calls into the driver (FOP_NARROW_GATE: kernfs), and for the
+ * VFS around the calls that reach a file without its methods (ftruncate(),
+ * fchmod(), the f*xattr() calls): its common path is inline, as in the
+ * core's own proxy methods.  The rest of the interface is
+ * <linux/revoke.h>.
  */
 #ifndef _LINUX_REVOKE_GATE_H
 #define _LINUX_REVOKE_GATE_H
@@ -122,8 +124,10 @@ static __always_inline void revoke_gate_leave(struct revoke_gate *gate,
  * their own that a method revoking the file may hold (kernfs' of->mutex).
  * Revoke waits for the calls inside, as for the proxy's.  What such a
  * method uses outside the gate must outlive the driver's release: the
- * filesystem's domain has a &revoke_domain.detach.  A file that is not
- * revokable is always entered.  Inline: a call to an idle file costs what
+ * filesystem's domain has a &revoke_domain.detach.  The VFS enters it the
+ * same way around a call that reaches the file without its methods, so
+ * that revoke waits for that call and refuses the next one.  A file that
+ * is not revokable is always entered.  Inline: a call to an idle file costs what
  * the proxy's gate costs, with no call.
  *
  * Context: Process context.

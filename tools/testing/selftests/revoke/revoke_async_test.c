@@ -2,8 +2,8 @@
 /*
  * The indirect ways into a revokable file: io_uring (poll, multishot poll,
  * read and write, fixed files, a read waiting for data, polled reads
- * refused, fixed buffers over its mapping refused), aio, sendfile to the
- * file and copy_file_range() from and to it.  Before revoke they reach the
+ * refused, fixed buffers over its mapping refused, xattrs), aio, sendfile
+ * to the file and copy_file_range() from and to it.  Before revoke they reach the
  * file; after it they get what a revoked file returns, and a request
  * waiting when revoke comes completes within a second.  io_uring is driven
  * by its raw syscalls, so that no library is needed.
@@ -311,6 +311,45 @@ TEST_F(files, sendfile_and_copy_file_range)
 	EXPECT_EQ(errno, EIO);
 	/* The plain file kept working throughout. */
 	EXPECT_EQ(pread(self->plain, &c, 1, 0), 1);
+}
+
+/* One xattr request on @fd: its result. */
+static int ring_xattr(struct ring *r, int op, int fd, char *value, int len)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = op, .fd = fd, .addr = (unsigned long)"user.revoke",
+		.addr2 = (unsigned long)value, .len = len,
+	};
+	struct io_uring_cqe cqe;
+
+	if (ring_submit(r, &sqe) != 1 || !ring_reap(r, &cqe))
+		return -ETIMEDOUT;
+	return cqe.res;
+}
+
+/*
+ * io_uring's FSETXATTR and FGETXATTR reach the file's inode without its
+ * methods, as fsetxattr(2) does: through the gate, so refused once the
+ * file is revoked, and the plain file's keep working.
+ */
+TEST_F(files, uring_xattr)
+{
+	struct ring ring;
+	char v[2] = "v";
+
+	if (ring_init(&ring))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+	ASSERT_EQ(ring_xattr(&ring, IORING_OP_FSETXATTR, self->fd, v, 1), 0);
+	ASSERT_EQ(ring_xattr(&ring, IORING_OP_FGETXATTR, self->fd, v, 2), 1);
+
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	EXPECT_EQ(ring_xattr(&ring, IORING_OP_FSETXATTR, self->fd, v, 1),
+		  -EIO);
+	EXPECT_EQ(ring_xattr(&ring, IORING_OP_FGETXATTR, self->fd, v, 2),
+		  -EIO);
+	EXPECT_EQ(ring_xattr(&ring, IORING_OP_FSETXATTR, self->plain, v, 1),
+		  0);
+	EXPECT_EQ(close(ring.fd), 0);
 }
 
 /*

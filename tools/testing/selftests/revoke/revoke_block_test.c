@@ -2,11 +2,10 @@
 /*
  * Calls blocked in a revokable file when it is revoked.  A call sleeping
  * interruptibly is kicked out without the sleeping code's help (a reader
- * of /dev/kmsg, of the test device) and its syscall restarts into the
- * revoked file; a call that does not wake for signals is waited for, also
- * by a revoker killed meanwhile, or cut short by a revoke cancellation, or
- * woken on the waitqueue the file is polled on.  A method may revoke its
- * own file.
+ * of the test device) and its syscall restarts into the revoked file; a
+ * call that does not wake for signals is waited for, also by a revoker
+ * killed meanwhile, or cut short by a revoke cancellation, or woken on
+ * the waitqueue the file is polled on.  A method may revoke its own file.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -43,47 +42,6 @@ static bool released(int releases)
 		usleep(10000);
 	}
 	return false;
-}
-
-/* read() of a record, which must fit in the buffer. */
-static int wait_read_record(struct waiter *w)
-{
-	char buf[1024];
-
-	return read(w->fd, buf, sizeof(buf));
-}
-
-/*
- * A reader of /dev/kmsg waiting for the next record returns end of file,
- * a revoked character device's read; a reader of it through a file that
- * is not revokable sleeps on, untouched, until a record comes.
- */
-TEST(kmsg_reader)
-{
-	struct waiter w, plain_w;
-	int fd, plain, out;
-
-	fd = open("/dev/kmsg", O_RDONLY | O_REVOKABLE);
-	ASSERT_GE(fd, 0);
-	plain = open("/dev/kmsg", O_RDONLY);
-	ASSERT_GE(plain, 0);
-	ASSERT_EQ(lseek(fd, 0, SEEK_END), 0);
-	ASSERT_EQ(lseek(plain, 0, SEEK_END), 0);
-	waiter_start(&w, fd, wait_read_record);
-	waiter_start(&plain_w, plain, wait_read_record);
-
-	ASSERT_EQ(revoke_fd(fd), 0);
-	ASSERT_TRUE(waiter_done(&w));
-	EXPECT_EQ(w.ret, 0);
-	EXPECT_FALSE(waiter_done(&plain_w));
-	out = open("/dev/kmsg", O_WRONLY);
-	ASSERT_GE(out, 0);
-	ASSERT_EQ(write(out, "revoke_block_test\n", 18), 18);
-	ASSERT_TRUE(waiter_done(&plain_w));
-	EXPECT_GT(plain_w.ret, 0);
-	close(out);
-	EXPECT_EQ(close(fd), 0);
-	EXPECT_EQ(close(plain), 0);
 }
 
 /* The device's read sleeps interruptibly and knows nothing of revoke. */

@@ -137,24 +137,4 @@ TEST(tmpfs_file)
 	unlink(path);
 }
 
-/*
- * A private mapping of /dev/zero is anonymous memory: nothing of the
- * driver is in it, and it is the process's, revoked file or not.
- */
-TEST(dev_zero_private_mapping_is_anonymous)
-{
-	int fd = open("/dev/zero", O_RDWR | O_REVOKABLE);
-	char *p;
-
-	ASSERT_GE(fd, 0);
-	p = map(fd, MAP_PRIVATE);
-	ASSERT_NE(p, MAP_FAILED);
-	p[0] = 'z';
-	ASSERT_EQ(revoke_fd(fd), 0);
-	EXPECT_EQ(touch_signal(p), 0);
-	EXPECT_EQ(p[0], 'z');
-	EXPECT_EQ(munmap(p, getpagesize()), 0);
-	EXPECT_EQ(close(fd), 0);
-}
-
 TEST_HARNESS_MAIN

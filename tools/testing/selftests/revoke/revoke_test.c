@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * revokeat() and O_REVOKABLE from user space: every row of the semantics
- * table except poll and mmap (revoke_mmap_test.c), on /dev/null, /dev/zero,
- * a tmpfs file and the test device, and the syscall's errors.  Ttys and
- * FIFOs refuse O_REVOKABLE: revoke_fops_test.c.
+ * table except poll and mmap (revoke_mmap_test.c), on a tmpfs file and the
+ * test device, the files that did not opt in refusing O_REVOKABLE, and the
+ * syscall's errors.  Ttys, FIFOs and the other files the kernel uses
+ * outside their methods: revoke_fops_test.c.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <sys/socket.h>
@@ -23,6 +27,7 @@
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
+#include "waiter.h"
 
 /* A file on the tmpfs mounted at /tmp, removed after the test. */
 FIXTURE(tmpfile) {
@@ -162,30 +167,43 @@ TEST_F(tmpfile, revoke_removes_locks)
 
 /*
  * Calls that reach the file without its methods are refused on a revoked
- * file too: truncating it, changing its owner, mode or extended
- * attributes, taking new locks and leases, and looking up paths relative
- * to it or making it the working directory.  Unlocking is allowed.
+ * file too: truncating it, changing its owner, mode, times, flags or
+ * extended attributes, taking new locks and leases.  Unlocking is
+ * allowed.  A file opened with O_REVOKABLE is never the start of a
+ * lookup (AT_EMPTY_PATH, but fstatat()'s, which is fstat()) nor reopened
+ * through /proc/self/fd, revoked or not: either would give a plain file
+ * of it that outlives the revoke.
  */
 TEST_F(tmpfile, calls_around_the_methods_fail_after_revoke)
 {
 	struct flock fl = {
 		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
 	};
-	const char *name = strrchr(self->path, '/') + 1;
-	struct stat st;
-	int dir;
+	char link[80], proc[64];
+	int flags = 0;
 
-	dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_REVOKABLE);
-	ASSERT_GE(dir, 0);
-	ASSERT_EQ(fstatat(dir, name, &st, 0), 0);
+	snprintf(link, sizeof(link), "%s.link", self->path);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", self->fd);
+	/* no way to a plain file of it, even before revoke */
+	EXPECT_EQ(open(proc, O_RDONLY), -1);
+	EXPECT_EQ(errno, EACCES);
+	EXPECT_EQ(linkat(self->fd, "", AT_FDCWD, link, AT_EMPTY_PATH), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(syscall(__NR_open_tree, self->fd, "", AT_EMPTY_PATH), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	ASSERT_EQ(ioctl(self->fd, FS_IOC_GETFLAGS, &flags), 0);
+	ASSERT_EQ(fsetxattr(self->fd, "user.revoke", "x", 1, 0), 0);
 	ASSERT_EQ(revoke_fd(self->fd), 0);
-	ASSERT_EQ(revoke_fd(dir), 0);
 
 	EXPECT_EQ(ftruncate(self->fd, 0), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(fchmod(self->fd, 0600), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(fchown(self->fd, 0, 0), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(futimens(self->fd, NULL), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(ioctl(self->fd, FS_IOC_SETFLAGS, &flags), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(fsetxattr(self->fd, "user.revoke", "x", 1, 0), -1);
 	EXPECT_EQ(errno, EIO);
@@ -204,19 +222,131 @@ TEST_F(tmpfile, calls_around_the_methods_fail_after_revoke)
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(fcntl(self->fd, F_SETLEASE, F_RDLCK), -1);
 	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(openat(dir, name, O_RDONLY), -1);
+	EXPECT_EQ(linkat(self->fd, "", AT_FDCWD, link, AT_EMPTY_PATH), -1);
 	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(fstatat(dir, name, &st, 0), -1);
+	EXPECT_EQ(syscall(__NR_open_tree, self->fd, "", AT_EMPTY_PATH), -1);
 	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(fchdir(dir), -1);
-	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(open(proc, O_RDONLY), -1);
+	EXPECT_EQ(errno, EACCES);
 
 	/* the file that was not revokable is untouched */
 	EXPECT_EQ(ftruncate(self->plain, 3), 0);
 	EXPECT_EQ(fchmod(self->plain, 0600), 0);
+	EXPECT_EQ(futimens(self->plain, NULL), 0);
+	EXPECT_EQ(ioctl(self->plain, FS_IOC_SETFLAGS, &flags), 0);
+	EXPECT_EQ(fgetxattr(self->plain, "user.revoke", NULL, 0), 1);
 	EXPECT_EQ(flock(self->plain, LOCK_EX), 0);
 	EXPECT_EQ(fcntl(self->plain, F_SETLK, &fl), 0);
-	EXPECT_EQ(close(dir), 0);
+}
+
+static int wait_ofd_lock(struct waiter *w)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	};
+
+	return fcntl(w->fd, F_OFD_SETLKW, &fl);
+}
+
+static int wait_flock(struct waiter *w)
+{
+	return flock(w->fd, LOCK_EX);
+}
+
+/* Requests blocked on a lock of @fd's inode ("->" in /proc/locks). */
+static int blocked_locks(int fd)
+{
+	char line[256], ino[32];
+	struct stat st;
+	int n = 0;
+	FILE *f;
+
+	if (fstat(fd, &st))
+		return -1;
+	snprintf(ino, sizeof(ino), ":%lu ", (unsigned long)st.st_ino);
+	f = fopen("/proc/locks", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "->") && strstr(line, ino);
+	fclose(f);
+	return n;
+}
+
+/* Wait up to two seconds for @n requests blocked on @fd's inode. */
+static bool locks_blocked(int fd, int n)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (blocked_locks(fd) == n)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * A lock request that was waiting when the file was revoked is not granted
+ * when the lock it waits for goes: the revoked file takes no new lock,
+ * whenever it was asked for, and keeps none.
+ */
+TEST_F(tmpfile, blocked_lock_not_granted_after_revoke)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	};
+	struct waiter posix, whole;
+	int holder = open(self->path, O_RDWR);
+
+	ASSERT_GE(holder, 0);
+	ASSERT_EQ(fcntl(holder, F_OFD_SETLK, &fl), 0);
+	ASSERT_EQ(flock(holder, LOCK_EX), 0);
+	waiter_start(&posix, self->fd, wait_ofd_lock);
+	waiter_start(&whole, self->fd, wait_flock);
+	ASSERT_TRUE(locks_blocked(self->fd, 2));
+
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	fl.l_type = F_UNLCK;
+	ASSERT_EQ(fcntl(holder, F_OFD_SETLK, &fl), 0);
+	ASSERT_EQ(flock(holder, LOCK_UN), 0);
+	ASSERT_TRUE(waiter_done(&posix));
+	ASSERT_TRUE(waiter_done(&whole));
+	EXPECT_EQ(posix.ret, -1);
+	EXPECT_EQ(posix.err, EIO);
+	EXPECT_EQ(whole.ret, -1);
+	EXPECT_EQ(whole.err, EIO);
+
+	/* the revoked file holds no lock */
+	fl.l_type = F_WRLCK;
+	EXPECT_EQ(fcntl(holder, F_OFD_SETLK, &fl), 0);
+	EXPECT_EQ(flock(holder, LOCK_EX | LOCK_NB), 0);
+	EXPECT_EQ(close(holder), 0);
+}
+
+/*
+ * Seals are added through the file, without its methods: a revokable
+ * reopen of a memfd adds none once revoked, and the memfd keeps working.
+ */
+TEST(memfd_seals_after_revoke)
+{
+	int mfd = memfd_create("revoke_test", MFD_ALLOW_SEALING);
+	char path[64];
+	int fd;
+
+	ASSERT_GE(mfd, 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+	fd = open(path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(fcntl(fd, F_ADD_SEALS, F_SEAL_GROW), 0);
+
+	ASSERT_EQ(revoke_fd(fd), 0);
+	EXPECT_EQ(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_EQ(fcntl(mfd, F_GET_SEALS), F_SEAL_GROW);
+	EXPECT_EQ(fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	EXPECT_EQ(close(fd), 0);
+	EXPECT_EQ(close(mfd), 0);
 }
 
 TEST_F(tmpfile, revoke_file_only_that_description)
@@ -305,37 +435,68 @@ TEST_F(tmpfile, not_owner_is_eperm)
 	EXPECT_EQ(write(self->fd, "x", 1), 1);
 }
 
-TEST(dev_null_and_zero)
+/* O_REVOKABLE on @path fails with EOPNOTSUPP; a plain open works. */
+static bool refused(const char *path, int flags)
 {
-	char buf[4] = "abc";
-	int null, zero, plain;
+	int fd = open(path, flags | O_REVOKABLE);
 
-	null = open("/dev/null", O_RDWR | O_REVOKABLE);
-	ASSERT_GE(null, 0);
-	zero = open("/dev/zero", O_RDONLY | O_REVOKABLE);
-	ASSERT_GE(zero, 0);
-	plain = open("/dev/zero", O_RDONLY);
-	ASSERT_GE(plain, 0);
-	EXPECT_EQ(write(null, buf, 3), 3);
-	EXPECT_EQ(read(zero, buf, 3), 3);
-	EXPECT_EQ(buf[0], 0);
+	if (fd >= 0 || errno != EOPNOTSUPP) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	fd = open(path, flags);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
 
-	ASSERT_EQ(revoke_path("/dev/null"), 0);
-	ASSERT_EQ(revoke_path("/dev/zero"), 0);
-	/* a revoked character device reads as end of file */
-	EXPECT_EQ(read(zero, buf, 3), 0);
-	EXPECT_EQ(pread(zero, buf, 3, 0), 0);
-	EXPECT_EQ(sendfile(null, zero, NULL, 3), 0);
-	EXPECT_EQ(read(null, buf, 3), 0);
-	EXPECT_EQ(write(null, buf, 3), -1);
-	EXPECT_EQ(errno, EIO);
-	/* the open that was not revokable still reads zeroes */
-	buf[0] = 1;
-	EXPECT_EQ(read(plain, buf, 3), 3);
-	EXPECT_EQ(buf[0], 0);
-	EXPECT_EQ(close(null), 0);
-	EXPECT_EQ(close(zero), 0);
-	EXPECT_EQ(close(plain), 0);
+/*
+ * Revokability is opt-in: a file whose methods or filesystem did not say
+ * so refuses O_REVOKABLE, whatever kind it is.  /dev/null and /dev/zero
+ * (the memory devices), a directory of tmpfs, a /proc/<pid> file, a
+ * namespace file, a permanent /proc entry, a sysfs and a debugfs directory.
+ */
+TEST(not_opted_in_is_refused)
+{
+	EXPECT_TRUE(refused("/dev/null", O_RDWR));
+	EXPECT_TRUE(refused("/dev/zero", O_RDONLY));
+	EXPECT_TRUE(refused("/dev/kmsg", O_RDONLY));
+	EXPECT_TRUE(refused("/tmp", O_RDONLY | O_DIRECTORY));
+	EXPECT_TRUE(refused("/proc/self/status", O_RDONLY));
+	EXPECT_TRUE(refused("/proc/self/ns/uts", O_RDONLY));
+	EXPECT_TRUE(refused("/proc/self", O_RDONLY | O_DIRECTORY));
+	EXPECT_TRUE(refused("/proc/cpuinfo", O_RDONLY));
+	EXPECT_TRUE(refused("/sys/kernel", O_RDONLY | O_DIRECTORY));
+	EXPECT_TRUE(refused("/sys/kernel/debug", O_RDONLY | O_DIRECTORY));
+}
+
+/*
+ * O_CREAT | O_REVOKABLE on a filesystem that did not opt in fails before
+ * it makes the file: the root's, rootfs, which is shmem inside but not
+ * FS_REVOKABLE as tmpfs is.
+ */
+TEST(refused_create_makes_nothing)
+{
+	const char *path = "/revoke_test_create";
+	char dev[64], dir[256], type[64];
+	bool rootfs = false;
+	FILE *mounts;
+
+	mounts = fopen("/proc/self/mounts", "r");
+	ASSERT_NE(mounts, NULL);
+	while (fscanf(mounts, "%63s %255s %63s %*[^\n]\n", dev, dir, type) == 3)
+		if (!strcmp(dir, "/"))
+			rootfs = !strcmp(type, "rootfs");
+	fclose(mounts);
+	if (!rootfs)
+		SKIP(return, "/ is not rootfs");
+	ASSERT_EQ(open(path, O_RDWR | O_CREAT | O_EXCL | O_REVOKABLE, 0600),
+		  -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(access(path, F_OK), -1);
+	EXPECT_EQ(errno, ENOENT);
 }
 
 TEST(test_device_release_once)
@@ -387,6 +548,8 @@ TEST(nothing_to_revoke_is_fine)
 	EXPECT_EQ(revoke_path("/dev/null"), 0);
 }
 
+#define ERRORS_FILE "/tmp/revoke_test_errors"
+
 TEST(errors)
 {
 	char long_name[PATH_MAX + 2];
@@ -396,7 +559,7 @@ TEST(errors)
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/dev/null", AT_SYMLINK_FOLLOW), -1);
 	EXPECT_EQ(errno, EINVAL);
-	fd = open("/dev/null", O_RDONLY | O_REVOKABLE);
+	fd = open(ERRORS_FILE, O_RDWR | O_CREAT | O_REVOKABLE, 0600);
 	ASSERT_GE(fd, 0);
 	/* REVOKE_FILE takes no path */
 	EXPECT_EQ(sys_revokeat(fd, "/dev/null", REVOKE_FILE), -1);
@@ -435,7 +598,7 @@ TEST(errors)
 			       AT_SYMLINK_NOFOLLOW), 0);
 	unlink("/tmp/revoke_loop");
 	/* AT_EMPTY_PATH: dfd itself */
-	fd = open("/dev/null", O_WRONLY | O_REVOKABLE);
+	fd = open(ERRORS_FILE, O_WRONLY | O_REVOKABLE);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(sys_revokeat(fd, "", 0), -1);
 	EXPECT_EQ(errno, ENOENT);
@@ -443,6 +606,7 @@ TEST(errors)
 	EXPECT_EQ(write(fd, "x", 1), -1);
 	EXPECT_EQ(errno, EIO);
 	close(fd);
+	unlink(ERRORS_FILE);
 }
 
 TEST(openat2_accepts_o_revokable)
@@ -452,15 +616,23 @@ TEST(openat2_accepts_o_revokable)
 	} how = { .flags = O_RDONLY | O_REVOKABLE };
 	int fd;
 
-	fd = syscall(__NR_openat2, AT_FDCWD, "/dev/null", &how, sizeof(how));
+	fd = syscall(__NR_openat2, AT_FDCWD, "/proc/self/status", &how,
+		     sizeof(how));
+	ASSERT_EQ(fd, -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	how.flags |= O_CREAT;
+	how.mode = 0600;
+	fd = syscall(__NR_openat2, AT_FDCWD, ERRORS_FILE, &how, sizeof(how));
 	ASSERT_GE(fd, 0);
 	EXPECT_TRUE(fcntl(fd, F_GETFL) & O_REVOKABLE);
 	close(fd);
 	/* like every flag outside O_PATH_FLAGS, not with O_PATH */
 	how.flags = O_PATH | O_REVOKABLE;
-	EXPECT_EQ(syscall(__NR_openat2, AT_FDCWD, "/dev/null", &how,
+	how.mode = 0;
+	EXPECT_EQ(syscall(__NR_openat2, AT_FDCWD, ERRORS_FILE, &how,
 			  sizeof(how)), -1);
 	EXPECT_EQ(errno, EINVAL);
+	unlink(ERRORS_FILE);
 }
 
 TEST_HARNESS_MAIN
