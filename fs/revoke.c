@@ -88,8 +88,6 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	atomic_set(&rf->gate.active, 0);
 	rf->gate.caller = NULL;
 	rf->caller_nested = 0;
-	rf->caller_out = 0;
-	atomic_set(&rf->stepped_out, 0);
 	rf->flags = 0;
 	refcount_set(&rf->ref, 1);
 	rf->file = file;
@@ -146,6 +144,9 @@ static bool revoke_core_gates(const struct file *file)
 int revoke_file_open(struct file *file)
 {
 	if (file->f_mode & FMODE_REVOKABLE)
+		return 0;
+	/* Its ->open gated it in the filesystem's own state (kernfs). */
+	if (file->f_op->fop_flags & FOP_REVOKE_BY_OPEN)
 		return 0;
 	if (!revoke_core_gates(file))
 		return -EOPNOTSUPP;
@@ -254,7 +255,6 @@ noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 		return false;
 	}
 	call->task = current;
-	call->out = false;
 	if (READ_ONCE(gate->caller) == current) {
 		INIT_LIST_HEAD(&call->node);
 		WRITE_ONCE(rf->caller_nested, rf->caller_nested + 1);
@@ -296,8 +296,8 @@ noinline void revoke_leave_busy(struct revoke_gate *gate,
 
 /*
  * How many calls of @rf @task is in: nested ones (a driver's ->splice_read
- * calling the file's ->read_iter, through the VFS) count one each, those
- * stepped out of the gate none.  @task is only compared, never followed.
+ * calling the file's ->read_iter, through the VFS) count one each.  @task
+ * is only compared, never followed.
  */
 static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 {
@@ -305,11 +305,10 @@ static int revoke_calls_of(struct revokable_file *rf, struct task_struct *task)
 	int calls = 0;
 
 	if (READ_ONCE(rf->gate.caller) == task)
-		calls = 1 + READ_ONCE(rf->caller_nested) -
-			READ_ONCE(rf->caller_out);
+		calls = 1 + READ_ONCE(rf->caller_nested);
 	spin_lock(&rf->callers_lock);
 	list_for_each_entry(call, &rf->callers, node)
-		calls += call->task == task && !READ_ONCE(call->out);
+		calls += call->task == task;
 	spin_unlock(&rf->callers_lock);
 	return calls;
 }
@@ -337,26 +336,6 @@ static void revoke_release_driver(struct revokable_file *rf)
 	/* Done already by __fput() unless the gate refused it. */
 	if ((file->f_flags & FASYNC) && rf->real->fasync)
 		rf->real->fasync(-1, file, 0);
-	if (rf->detach) {
-		/* ->release, and the module, at the final fput(). */
-		rf->detach(file);
-		return;
-	}
-	if (rf->real->release)
-		rf->real->release(file_inode(file), file);
-	module_put(rf->real->owner);
-}
-
-/*
- * The second stage of a release in two, at the final fput(): the file's
- * own ->release, once no method can run on it.
- */
-static void revoke_release_file(struct revokable_file *rf)
-{
-	struct file *file = rf->file;
-
-	if (!rf->detach)
-		return;
 	if (rf->real->release)
 		rf->real->release(file_inode(file), file);
 	module_put(rf->real->owner);
@@ -427,7 +406,6 @@ released:
 	revoke_domain_del(rf);
 	revoke_done(rf);
 	/* Out of the domain first: ->release may free it (kernfs'). */
-	revoke_release_file(rf);
 	file->f_op = &revoke_released_fops;
 	revoke_put(rf);
 	return 0;
@@ -500,19 +478,10 @@ int revoke_wait_released(struct revokable_file *rf, bool killable)
 	return revoke_wait(rf, revoke_released, killable);
 }
 
-/*
- * No call in flight but the revoker's @own (its call, its kick), and those
- * stepped out of the gate.  A call is counted in @stepped_out only while
- * it is in @active: read after @active, so that one that stepped out,
- * back in, and left in between is not taken off twice.
- */
+/* No call in flight but the revoker's @own (its call, its kick). */
 static bool revoke_idle(struct revokable_file *rf, int own)
 {
-	int active = atomic_read(&rf->gate.active);
-
-	/* Pairs with the full barriers of revoke_step_out()'s increment. */
-	smp_rmb();
-	return active - atomic_read(&rf->stepped_out) == REVOKE_BIAS + own;
+	return atomic_read(&rf->gate.active) == REVOKE_BIAS + own;
 }
 
 /* Kick the tasks noted in calls of @rf, but the revoker's own call. */
@@ -527,16 +496,14 @@ static void revoke_kick_tasks(struct revokable_file *rf)
 	 */
 	rcu_read_lock();
 	t = READ_ONCE(rf->gate.caller);
-	if (t && t != current && !(t->flags & PF_KTHREAD) &&
-	    READ_ONCE(rf->caller_out) <= READ_ONCE(rf->caller_nested))
+	if (t && t != current && !(t->flags & PF_KTHREAD))
 		set_notify_signal(t);
 	rcu_read_unlock();
 
 	spin_lock(&rf->callers_lock);
 	list_for_each_entry(call, &rf->callers, node) {
 		t = call->task;
-		if (t != current && !(t->flags & PF_KTHREAD) &&
-		    !READ_ONCE(call->out))
+		if (t != current && !(t->flags & PF_KTHREAD))
 			set_notify_signal(t);
 	}
 	spin_unlock(&rf->callers_lock);
@@ -644,27 +611,13 @@ static void revoke_close(struct revokable_file *rf, int own)
 
 /*
  * The calls in flight have left, but for the call of a method revoking
- * its own file, which finishes the revoke as it leaves, and the calls
- * stepped out of the gate.
+ * its own file, which finishes the revoke as it leaves.
  */
 static bool revoke_calls_left(struct revokable_file *rf)
 {
 	struct task_struct *self = READ_ONCE(rf->self);
 
 	return revoke_idle(rf, self ? revoke_calls_of(rf, self) : 0);
-}
-
-/*
- * The same, the calls stepped out of the gate included: the wait of a
- * killable revoke, revoke(2)'s, which holds nothing such a call may wait
- * for (see revoke_step_out()).
- */
-static bool revoke_calls_out_left(struct revokable_file *rf)
-{
-	struct task_struct *self = READ_ONCE(rf->self);
-	int own = self ? revoke_calls_of(rf, self) : 0;
-
-	return atomic_read(&rf->gate.active) == REVOKE_BIAS + own;
 }
 
 /* No call in flight but the caller's own. */
@@ -732,8 +685,7 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	revoke_gate_lockdep(&rf->gate,
 			    rwsem_release(rf->gate.dep_map, _RET_IP_));
 	for (;;) {
-		err = revoke_wait_calls(rf, killable ? revoke_calls_out_left :
-						       revoke_calls_left, killable);
+		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
 			return err;
 		/* Pairs with smp_mb() in revoke_left_dead(). */
@@ -785,6 +737,9 @@ int revoke_unpinned(struct revokable_file *rf, bool killable)
  *
  * Context: Process context; sleeps killably until the calls in flight have
  * left.
+ * A file its filesystem gates in its own state is revoked by its
+ * super_operations->revoke.
+ *
  * Return: 0 once the file is revoked and its driver released (called from
  * a method of @file, once that method returns); -EINVAL if @file is not
  * revokable; -EINTR if a fatal signal cut the wait short, in which case
@@ -794,10 +749,14 @@ int revoke_unpinned(struct revokable_file *rf, bool killable)
 int revoke_file(struct file *file)
 {
 	struct revokable_file *rf = file_revokable_or_null(file);
+	const struct super_operations *sop = file_inode(file)->i_sb->s_op;
 
-	if (!rf)
-		return -EINVAL;
-	return revoke_one(rf, NULL, true);
+	if (rf)
+		return revoke_one(rf, NULL, true);
+	/* A file its filesystem gates itself (kernfs') */
+	if ((file->f_op->fop_flags & FOP_REVOKE_BY_OPEN) && sop->revoke)
+		return sop->revoke(file_inode(file), file);
+	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(revoke_file);
 
@@ -882,105 +841,6 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 	mutex_unlock(&rf->cancel_lock);
 }
 EXPORT_SYMBOL_GPL(revoke_leave_cancellation);
-
-/*
- * Note one of current's calls of @rf as stepped out of the gate (@out) or
- * back in: false if it has none in that state.  Only the task itself
- * changes its notes.
- */
-static bool revoke_note_out(struct revokable_file *rf, bool out)
-{
-	struct revoke_call *call;
-	bool found = false;
-
-	if (READ_ONCE(rf->gate.caller) == current &&
-	    (out ? rf->caller_out <= rf->caller_nested : rf->caller_out)) {
-		WRITE_ONCE(rf->caller_out, rf->caller_out + (out ? 1 : -1));
-		return true;
-	}
-	spin_lock(&rf->callers_lock);
-	list_for_each_entry(call, &rf->callers, node) {
-		if (call->task == current && call->out != out) {
-			WRITE_ONCE(call->out, out);
-			found = true;
-			break;
-		}
-	}
-	spin_unlock(&rf->callers_lock);
-	return found;
-}
-
-/**
- * revoke_step_out - let revoke go on without waiting for the current call
- * @file: the file whose method the caller is in
- *
- * For a method that is about to wait for something that may itself wait
- * for the revoke of @file: a lock under which the file's object is
- * removed (cgroup_mutex), or that removal itself (a "remove" attribute).
- * Until revoke_step_in(), the revoke of a removal (revoke_domain_files(),
- * revoke_domain_remove()) neither waits for this call nor kicks it, and
- * may release the driver: the method must not call into it, and may use
- * only what its filesystem keeps until the final fput() (see
- * &revoke_domain.detach), unless it finds the object alive where the
- * removal cannot go on (cgroup: under cgroup_mutex).  A killable revoke,
- * revoke(2)'s, holds nothing the call may wait for, and waits for it.
- * It is kernfs_break_active_protection().
- *
- * Context: Process context, inside a call of @file through its gate.
- * Return: true if stepped out; false if the caller has no call of @file
- * in the gate (or @file is not revokable), and nothing is to be undone.
- */
-bool revoke_step_out(struct file *file)
-{
-	struct revokable_file *rf = file_revokable_or_null(file);
-
-	if (!rf || !revoke_note_out(rf, true))
-		return false;
-	revoke_gate_lockdep(&rf->gate,
-			    rwsem_release(rf->gate.dep_map, _RET_IP_));
-	atomic_inc(&rf->stepped_out);
-	/* Ordered before the test: a revoker waiting for the call counts it out. */
-	smp_mb__after_atomic();
-	if (atomic_read(&rf->gate.active) < 0)
-		wake_up_var(&rf->gate.active);
-	return true;
-}
-EXPORT_SYMBOL_GPL(revoke_step_out);
-
-/**
- * revoke_step_in - undo revoke_step_out()
- * @file: the file
- *
- * The call is waited for by revoke again, but a revoke that went on while
- * it was out may have released the driver already, or be releasing it:
- * the method must not call into the driver any more, unless
- * file_revoked(@file) is false once this returned, in which case every
- * revoke waits for the call again.  Called before the method returns.
- * It is kernfs_unbreak_active_protection().
- *
- * Context: Process context, after revoke_step_out(@file) returned true.
- * Return: true if stepped back in; false if the caller had no call of
- * @file stepped out.
- */
-bool revoke_step_in(struct file *file)
-{
-	struct revokable_file *rf = file_revokable_or_null(file);
-
-	if (!rf || !revoke_note_out(rf, false))
-		return false;
-	atomic_dec(&rf->stepped_out);
-	/*
-	 * Ordered before the caller's file_revoked(), as the revoker's
-	 * REVOKE_DEAD is before its reads of @stepped_out: either it counts
-	 * the call in again, or the caller sees the file revoked.
-	 */
-	smp_mb__after_atomic();
-	revoke_gate_lockdep(&rf->gate,
-			    rwsem_acquire_read(rf->gate.dep_map, 0, 1,
-					       _RET_IP_));
-	return true;
-}
-EXPORT_SYMBOL_GPL(revoke_step_in);
 
 #ifdef CONFIG_REVOKE_KUNIT_TEST
 #include "tests/revoke_kunit.c"

@@ -43,7 +43,6 @@ void __revoke_domain_init(struct revoke_domain *domain,
 	domain->seq = 0;
 	domain->kick = NULL;
 	domain->results = NULL;
-	domain->detach = NULL;
 	atomic_set(&domain->users, 0);
 }
 EXPORT_SYMBOL_GPL(__revoke_domain_init);
@@ -97,7 +96,6 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->inode_domain = id;
 	rf->seq = ++domain->seq;
 	rf->kick = domain->kick;
-	rf->detach = domain->detach;
 	rf->results = domain->results;
 	if (!rf->results)
 		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?

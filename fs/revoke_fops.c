@@ -378,10 +378,6 @@ revoke_splice_write_method(const struct file_operations *real)
  * file's mount pins its module).  ->owner stays NULL: the module reference
  * is the state's, dropped when the driver is released.
  *
- * With FOP_NARROW_GATE, ->read_iter, ->write_iter, ->llseek and ->fsync
- * are the driver's own, which enter the gate themselves
- * (revoke_call_enter()), or touch nothing of the driver's (noop_fsync()).
- *
  * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
  * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
  * completes only when something polls the driver for it, and nothing may
@@ -392,27 +388,23 @@ revoke_splice_write_method(const struct file_operations *real)
 void revoke_proxy_init(struct file_operations *proxy,
 		       const struct file_operations *real)
 {
-	bool narrow = real->fop_flags & FOP_NARROW_GATE;
-
 	*proxy = (struct file_operations) {
 		.fop_flags	= real->fop_flags,
 		.release	= revoke_release,
 		.check_flags	= real->check_flags,
 	};
-	proxy->llseek = real->llseek && !narrow ? revoke_llseek : real->llseek;
+	proxy->llseek = real->llseek ? revoke_llseek : NULL;
 	proxy->read = real->read ? revoke_read : NULL;
 	proxy->write = real->write ? revoke_write : NULL;
-	proxy->read_iter = real->read_iter && !narrow ? revoke_read_iter :
-			   real->read_iter;
-	proxy->write_iter = real->write_iter && !narrow ? revoke_write_iter :
-			    real->write_iter;
+	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
+	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
 	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
 	proxy->poll = real->poll ? revoke_poll : NULL;
 	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
 	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
 	proxy->mmap = real->mmap ? revoke_mmap : NULL;
 	proxy->flush = real->flush ? revoke_flush : NULL;
-	proxy->fsync = real->fsync && !narrow ? revoke_fsync : real->fsync;
+	proxy->fsync = real->fsync ? revoke_fsync : NULL;
 	proxy->fasync = real->fasync ? revoke_fasync : NULL;
 	proxy->lock = real->lock ? revoke_lock : NULL;
 	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;

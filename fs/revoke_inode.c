@@ -108,7 +108,7 @@ int revoke_inode(struct inode *inode)
 	int ret = 0;
 
 	if (sop->revoke)
-		ret = sop->revoke(inode);
+		ret = sop->revoke(inode, NULL);
 	id = revoke_inode_domain_find(inode);
 	if (!id)
 		return ret;

@@ -61,10 +61,6 @@ struct revokable_file {
 	struct revoke_gate gate;
 	/* gate.caller's calls nested in that one; only it changes this */
 	unsigned int caller_nested;
-	/* gate.caller's calls stepped out of the gate; only it changes this */
-	unsigned int caller_out;
-	/* calls stepped out of the gate, counted in gate.active too */
-	atomic_t stepped_out;
 	/* REVOKE_* bits */
 	unsigned long flags;
 	/* one for the file, one per revoker holding the state */
@@ -92,8 +88,6 @@ struct revokable_file {
 	struct list_head poll_hooks;
 	/* the domain's kick hook, see revoke_kick() */
 	void (*kick)(struct file *file);
-	/* the domain's detach hook, see revoke_release_driver() */
-	void (*detach)(struct file *file);
 	/* what its calls return once it is revoked: its domain's, or ours */
 	const struct revoke_results *results;
 	/* protects @cancellations, and runs them */
@@ -150,9 +144,7 @@ static inline struct revokable_file *file_revokable_or_null(const struct file *f
  * stored after the increment, so a revoker may find a call counted and
  * not noted yet: it kicks again while it waits (revoke_wait_calls()).  A
  * task in nested calls (a driver calling into another revokable file, or
- * into the same one through the VFS) is noted by each file.  A call noted
- * as stepped out of the gate (revoke_step_out()) is neither waited for
- * nor kicked.
+ * into the same one through the VFS) is noted by each file.
  */
 
 /* The slow path of a refused call, in fs/revoke.c. */

@@ -47,7 +47,8 @@ static int revoke_fd(int fd, const char __user *pathname)
 	if (fd_empty(f))
 		return -EBADF;
 	file = fd_file(f);
-	if (!(file->f_mode & FMODE_REVOKABLE))
+	if (!(file->f_mode & FMODE_REVOKABLE) &&
+	    !(file->f_op->fop_flags & FOP_REVOKE_BY_OPEN))
 		return -EINVAL;
 	if (!(file->f_flags & O_REVOKABLE) &&
 	    !inode_owner_or_capable(file_mnt_idmap(file), file_inode(file)))

@@ -34,11 +34,6 @@ struct revoke_test_file {
 	bool listed;		/* a read found the file's other calls listed */
 	struct revoke_domain *revoke;	/* read revokes this domain */
 	bool revoke_in_nested;	/* a nested read revokes its own file */
-	bool step_out;		/* read steps out of its call, then back in */
-	bool in_call_out;	/* the file noted the task while it was out */
-	int releases_out;	/* @releases before it stepped back in */
-	atomic_t *out;		/* counts the reads stepped out, up to 3 */
-	atomic_t detaches;	/* the domain's detach hook */
 };
 
 static ssize_t revoke_test_read(struct file *file, char __user *buf,
@@ -56,15 +51,6 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	if (nested)
 		nested->f_op->read(nested, buf, len, pos);
 	tf->in_call[1] = rf && revoke_in_call(rf);
-	if (tf->step_out && revoke_step_out(file))
-		tf->in_call_out = revoke_in_call(rf);
-	else
-		tf->step_out = false;
-	if (tf->out) {
-		atomic_inc(tf->out);
-		wake_up_var(tf->out);
-		wait_var_event(tf->out, atomic_read(tf->out) == 3);
-	}
 	if (tf->revoke)
 		revoke_domain_files(tf->revoke);
 	if (!nested && rf && revoke_calls_of(rf, current) > 1 &&
@@ -73,10 +59,6 @@ static ssize_t revoke_test_read(struct file *file, char __user *buf,
 	if (tf->block) {
 		complete(&tf->entered);
 		wait_for_completion(&tf->unblock);
-	}
-	if (tf->step_out) {
-		tf->releases_out = atomic_read(&tf->releases);
-		tf->step_out = revoke_step_in(file);
 	}
 	return 1;
 }
@@ -674,316 +656,6 @@ static void revoke_test_domain_kick(struct kunit *test)
 	kthread_stop_put(reader);
 }
 
-/*
- * A call stepped out of the gate is not waited for by the revoke of a
- * removal: it releases the driver while the call is still in the method,
- * which steps back in and returns what it likes; the file no longer notes
- * the task while it is out.  A file whose call did not step out is waited
- * for (revoke_test_waits_for_calls).
- */
-static void revoke_test_step_out(struct kunit *test)
-{
-	struct revoke_test_revoker r = {};
-	struct task_struct *reader, *revoker;
-	struct revoke_domain domain;
-	struct revoke_test_file *tf;
-	struct file *file;
-	unsigned long done;
-
-	revoke_domain_init(&domain);
-	file = revoke_test_open(test, &domain, true);
-	tf = test_file(file);
-	tf->step_out = true;
-	r.domain = &domain;
-	reader = revoke_test_start_revoke(test, file, &r, &revoker);
-
-	done = wait_for_completion_timeout(&r.done, 10 * HZ);
-	KUNIT_EXPECT_NE(test, 0, done);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
-	KUNIT_EXPECT_FALSE(test, tf->in_call_out);
-	complete(&tf->unblock);
-	if (!done)
-		wait_for_completion(&r.done);
-	kthread_stop_put(reader);
-	kthread_stop_put(revoker);
-
-	KUNIT_EXPECT_TRUE(test, tf->step_out);
-	KUNIT_EXPECT_EQ(test, 1, tf->releases_out);
-	KUNIT_EXPECT_EQ(test, 0, r.ret);
-	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
-	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file));
-	KUNIT_EXPECT_EQ(test, 0, atomic_read(&file_revokable(file)->stepped_out));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
-	/* Nothing to step out of outside a call, nor back into. */
-	KUNIT_EXPECT_FALSE(test, revoke_step_out(file));
-	KUNIT_EXPECT_FALSE(test, revoke_step_in(file));
-}
-
-/*
- * revoke(2) (a killable revoke) holds nothing a stepped-out call may wait
- * for, and waits for it: the driver is released once the call has left,
- * so that the method may use what the release frees as long as its
- * object is not removed.
- */
-static void revoke_test_step_out_revoke_waits(struct kunit *test)
-{
-	struct revoke_test_revoker r = {};
-	struct task_struct *reader, *revoker;
-	struct revoke_test_file *tf;
-	struct file *file;
-
-	file = revoke_test_open(test, NULL, true);
-	tf = test_file(file);
-	tf->step_out = true;
-	reader = revoke_test_start_revoke(test, file, &r, &revoker);
-	KUNIT_EXPECT_EQ(test, 0, wait_for_completion_timeout(&r.done, HZ / 5));
-	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
-	complete(&tf->unblock);
-	wait_for_completion(&r.done);
-	kthread_stop_put(reader);
-	kthread_stop_put(revoker);
-	KUNIT_EXPECT_EQ(test, 0, r.ret);
-	KUNIT_EXPECT_TRUE(test, tf->step_out);
-	KUNIT_EXPECT_EQ(test, 0, tf->releases_out);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
-	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
-}
-
-/*
- * A method that steps out and removes its own object (kernfs_remove_self())
- * has its own file released before it steps back in, as the others; one
- * that does not step out has it released when its call leaves.
- */
-static void revoke_test_step_out_self(struct kunit *test)
-{
-	struct revoke_test_file *tf[2];
-	struct revoke_domain domain;
-	struct file *file[2];
-	int i;
-
-	revoke_domain_init(&domain);
-	for (i = 0; i < 2; i++) {
-		file[i] = revoke_test_open(test, &domain, false);
-		tf[i] = test_file(file[i]);
-	}
-	tf[0]->step_out = true;
-	tf[0]->revoke = &domain;
-	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file[0]));
-	KUNIT_EXPECT_TRUE(test, tf[0]->step_out);
-	KUNIT_EXPECT_EQ(test, 1, tf[0]->releases_out);
-	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[i]->releases));
-		KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file[i]));
-	}
-	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
-}
-
-struct revoke_test_step_reader {
-	struct file *file;
-	struct completion done;
-};
-
-static int revoke_test_step_reader(void *data)
-{
-	struct revoke_test_step_reader *sr = data;
-
-	revoke_test_call_read(sr->file);
-	complete(&sr->done);
-	return 0;
-}
-
-/*
- * Three calls of three files of a domain, all stepped out, then each
- * revoking the domain at once (three writers of a "remove" attribute): none waits
- * for another's call, each revoke returns once every file is released,
- * and each file is released once.
- */
-static void revoke_test_step_out_three(struct kunit *test)
-{
-	struct revoke_test_step_reader sr[3];
-	struct task_struct *task[3];
-	struct revoke_domain domain;
-	struct revoke_test_file *tf;
-	atomic_t out = ATOMIC_INIT(0);
-	int i;
-
-	revoke_domain_init(&domain);
-	for (i = 0; i < 3; i++) {
-		sr[i].file = revoke_test_open(test, &domain, false);
-		init_completion(&sr[i].done);
-		tf = test_file(sr[i].file);
-		tf->step_out = true;
-		tf->out = &out;
-		tf->revoke = &domain;
-	}
-	for (i = 0; i < 3; i++)
-		task[i] = revoke_test_start(test, revoke_test_step_reader, &sr[i]);
-	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_NE(test, 0,
-				wait_for_completion_timeout(&sr[i].done, 10 * HZ));
-	}
-	for (i = 0; i < 3; i++) {
-		kthread_stop_put(task[i]);
-		tf = test_file(sr[i].file);
-		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
-		KUNIT_EXPECT_EQ(test, 1, tf->releases_out);
-		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
-		KUNIT_EXPECT_TRUE(test, revoke_test_no_call(sr[i].file));
-	}
-}
-
-static void revoke_test_detach(struct file *file)
-{
-	struct revoke_test_file *tf = test_file(file);
-
-	/* Before ->release: counted as a late call otherwise. */
-	if (atomic_read(&tf->releases))
-		atomic_inc(&tf->late_calls);
-	atomic_inc(&tf->detaches);
-}
-
-/*
- * A domain with a detach hook releases in two stages: revoke calls the
- * hook, the final fput() the file's ->release; a file that was not
- * revoked gets both at its final fput(), the hook first.  Each once.
- */
-static void revoke_test_detach_two_stages(struct kunit *test)
-{
-	struct revoke_test_file *tf[2];
-	struct revoke_domain domain;
-	struct file *file[2];
-	int i;
-
-	revoke_domain_init(&domain);
-	domain.detach = revoke_test_detach;
-	for (i = 0; i < 2; i++) {
-		file[i] = revoke_test_open_file(test, &domain, false);
-		tf[i] = test_file(file[i]);
-	}
-	KUNIT_EXPECT_EQ(test, 0, revoke_file(file[0]));
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[0]->detaches));
-	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0]->releases));
-	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file[0]));
-	KUNIT_EXPECT_EQ(test, 0, revoke_file(file[0]));
-	for (i = 0; i < 2; i++) {
-		__fput_sync(file[i]);
-		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[i]->detaches));
-		KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf[i]->releases));
-		KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[i]->late_calls));
-	}
-	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
-}
-
-/*
- * FOP_NARROW_GATE: the proxy leaves ->read_iter and ->llseek to the
- * driver, which enters the gate around its own work only.  A call waiting outside (in
- * a copy to user memory, say) does not hold revoke up, and then finds the
- * gate closed.
- */
-static ssize_t revoke_test_narrow_read_iter(struct kiocb *iocb,
-					    struct iov_iter *to)
-{
-	struct file *file = iocb->ki_filp;
-	struct revoke_test_file *tf = file->private_data;
-	struct revoke_call call;
-
-	if (tf->block) {
-		complete(&tf->entered);
-		wait_for_completion(&tf->unblock);
-	}
-	if (!revoke_call_enter(file, &call))
-		return -ENODEV;
-	atomic_inc(&tf->calls);
-	tf->in_call[0] = revoke_in_call(file_revokable(file));
-	revoke_call_leave(file, &call);
-	return 0;
-}
-
-static loff_t revoke_test_narrow_llseek(struct file *file, loff_t offset,
-					int whence)
-{
-	struct revoke_call call;
-
-	if (!revoke_call_enter(file, &call))
-		return -ENODEV;
-	revoke_call_leave(file, &call);
-	return offset;
-}
-
-static const struct file_operations revoke_test_narrow_fops = {
-	.read_iter	= revoke_test_narrow_read_iter,
-	.llseek		= revoke_test_narrow_llseek,
-	.release	= revoke_test_release,
-	.fop_flags	= FOP_NARROW_GATE,
-};
-
-static int revoke_test_narrow_reader(void *file)
-{
-	struct revoke_test_file *tf = test_file(file);
-	struct iov_iter iter;
-	struct kiocb kiocb;
-	struct kvec kvec;
-	char c;
-
-	kvec.iov_base = &c;
-	kvec.iov_len = 1;
-	iov_iter_kvec(&iter, ITER_DEST, &kvec, 1, 1);
-	init_sync_kiocb(&kiocb, file);
-	tf->releases_out = ((struct file *)file)->f_op->read_iter(&kiocb, &iter);
-	return 0;
-}
-
-static void revoke_test_narrow_gate(struct kunit *test)
-{
-	struct revoke_test_revoker r = {};
-	struct task_struct *reader, *revoker;
-	struct revoke_test_file *tf;
-	unsigned long done;
-	struct file *file;
-
-	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tf);
-	init_completion(&tf->entered);
-	init_completion(&tf->unblock);
-	file = anon_inode_create_getfile("[revoke_test]",
-					 &revoke_test_narrow_fops, tf,
-					 O_RDONLY, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, NULL));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
-	KUNIT_EXPECT_TRUE(test,
-			  file->f_op->read_iter == revoke_test_narrow_read_iter);
-	KUNIT_EXPECT_TRUE(test,
-			  file->f_op->llseek == revoke_test_narrow_llseek);
-	KUNIT_EXPECT_EQ(test, 5, vfs_llseek(file, 5, SEEK_SET));
-
-	revoke_test_narrow_reader(file);
-	KUNIT_EXPECT_EQ(test, 0, tf->releases_out);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
-	KUNIT_EXPECT_TRUE(test, tf->in_call[0]);
-	KUNIT_EXPECT_TRUE(test, revoke_test_no_call(file));
-
-	tf->block = true;
-	r.file = file;
-	init_completion(&r.started);
-	init_completion(&r.done);
-	reader = revoke_test_start(test, revoke_test_narrow_reader, file);
-	wait_for_completion(&tf->entered);
-	revoker = revoke_test_start(test, revoke_test_revoker, &r);
-	done = wait_for_completion_timeout(&r.done, 10 * HZ);
-	KUNIT_EXPECT_NE(test, 0, done);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
-	complete(&tf->unblock);
-	if (!done)
-		wait_for_completion(&r.done);
-	kthread_stop_put(reader);
-	kthread_stop_put(revoker);
-	KUNIT_EXPECT_EQ(test, -ENODEV, tf->releases_out);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
-	KUNIT_EXPECT_EQ(test, -ENODEV, vfs_llseek(file, 5, SEEK_SET));
-}
-
 /* Methods that succeed, for what a revoked file's calls return instead. */
 static loff_t revoke_test_llseek(struct file *file, loff_t offset, int whence)
 {
@@ -1414,7 +1086,63 @@ static void revoke_test_lockdep_abba(struct kunit *test)
 	lockdep_reset();
 }
 
+/* A closer waiting on a file gate, for revoke_test_file_gate(). */
+struct revoke_test_gate_closer {
+	struct file_gate *gate;
+	struct completion done;
+	int err;
+};
+
+static int revoke_test_gate_closer(void *data)
+{
+	struct revoke_test_gate_closer *c = data;
+
+	c->err = file_gate_wait(c->gate);
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * A file gate lets calls in until it is closed, once; then refuses them,
+ * and its wait returns only when the last call in flight has left.
+ */
+static void revoke_test_file_gate(struct kunit *test)
+{
+	struct revoke_test_gate_closer c = {};
+	struct task_struct *closer;
+	struct file_gate gate;
+	unsigned long done;
+
+	file_gate_init(&gate);
+	KUNIT_ASSERT_TRUE(test, file_gate_enter(&gate));
+	KUNIT_ASSERT_TRUE(test, file_gate_enter(&gate));
+	file_gate_leave(&gate);
+	KUNIT_EXPECT_FALSE(test, file_gate_closed(&gate));
+
+	KUNIT_EXPECT_TRUE(test, file_gate_close(&gate));
+	KUNIT_EXPECT_FALSE(test, file_gate_close(&gate));
+	KUNIT_EXPECT_TRUE(test, file_gate_closed(&gate));
+	KUNIT_EXPECT_FALSE(test, file_gate_enter(&gate));
+
+	c.gate = &gate;
+	init_completion(&c.done);
+	closer = revoke_test_start(test, revoke_test_gate_closer, &c);
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&c.done, HZ / 10));
+	file_gate_leave(&gate);
+	done = wait_for_completion_timeout(&c.done, 10 * HZ);
+	KUNIT_EXPECT_NE(test, 0, done);
+	KUNIT_EXPECT_EQ(test, 0, c.err);
+	KUNIT_EXPECT_EQ(test, FILE_GATE_CLOSED, atomic_read(&gate.calls));
+	KUNIT_EXPECT_FALSE(test, file_gate_enter(&gate));
+	KUNIT_EXPECT_EQ(test, 0, file_gate_wait(&gate));
+	if (!done)
+		wait_for_completion(&c.done);
+	kthread_stop_put(closer);
+}
+
 static struct kunit_case revoke_test_cases[] = {
+	KUNIT_CASE(revoke_test_file_gate),
 	KUNIT_CASE(revoke_test_proxy_mirrors),
 	KUNIT_CASE(revoke_test_splice_once),
 	KUNIT_CASE(revoke_test_plain_file),
@@ -1429,12 +1157,6 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_killed_revoker_then_close),
 	KUNIT_CASE(revoke_test_claim_given_back),
 	KUNIT_CASE(revoke_test_domain_kick),
-	KUNIT_CASE(revoke_test_step_out),
-	KUNIT_CASE(revoke_test_step_out_revoke_waits),
-	KUNIT_CASE(revoke_test_step_out_self),
-	KUNIT_CASE(revoke_test_step_out_three),
-	KUNIT_CASE(revoke_test_detach_two_stages),
-	KUNIT_CASE(revoke_test_narrow_gate),
 	KUNIT_CASE(revoke_test_domain_results),
 	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_remove_waits_for_revoker),

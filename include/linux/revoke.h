@@ -53,13 +53,6 @@ struct revoke_results {
  * @results: what the calls of its revoked files return, or NULL for what
  *	revoke(2)'s files return (see revoke.rst); set it before files are
  *	installed
- * @detach: if set, revoke releases the driver of a file by calling it in
- *	place of the file's ->release, which then runs at the final fput()
- *	only, after @detach if revoke did not call it.  For a filesystem
- *	whose methods use the file's own state after they stepped out of the
- *	gate (see revoke_step_out()): @detach releases what the driver holds,
- *	->release frees the filesystem's state.  Set it before files are
- *	installed.
  *
  * revoke(2) uses a domain per inode, kept by fs/revoke_domain.c.  A filesystem
  * whose files must all go when one of its objects is removed (debugfs,
@@ -78,7 +71,6 @@ struct revoke_domain {
 	u64 seq;			/* under @lock */
 	void (*kick)(struct file *file);
 	const struct revoke_results *results;
-	void (*detach)(struct file *file);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	/* the lock class of its files' gates, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
@@ -172,8 +164,6 @@ bool __file_revoked(const struct file *file);
 const struct file_operations *__file_real_fops(const struct file *file);
 void revoke_enter_cancellation(struct file *file, struct revoke_cancellation *c);
 void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c);
-bool revoke_step_out(struct file *file);
-bool revoke_step_in(struct file *file);
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The gate of a revokable file, for the filesystems that enter it around
- * their own calls into the driver (FOP_NARROW_GATE: kernfs), and for the
- * VFS around the calls that reach a file without its methods (ftruncate(),
- * fchmod(), the f*xattr() calls): its common path is inline, as in the
- * core's own proxy methods.  The rest of the interface is
- * <linux/revoke.h>.
+ * The gate of a revokable file, for the VFS around the calls that reach a
+ * file without its methods (ftruncate(), fchmod(), the f*xattr() calls):
+ * its common path is inline, as in the core's own proxy methods; and the
+ * file gate, which a filesystem keeps in its own per-open state (kernfs).
+ * The rest of the interface is <linux/revoke.h>.
  */
 #ifndef _LINUX_REVOKE_GATE_H
 #define _LINUX_REVOKE_GATE_H
@@ -112,23 +111,17 @@ static __always_inline void revoke_gate_leave(struct revoke_gate *gate,
 }
 
 /**
- * revoke_call_enter - enter a file's gate around a call into its driver
+ * revoke_call_enter - enter a file's gate around a call that reaches it
  * @file: the file
  * @call: on the caller's stack until revoke_call_leave()
  *
- * For a filesystem whose file_operations have FOP_NARROW_GATE: the proxy
- * calls their ->read_iter, ->write_iter, ->llseek and ->fsync outside the
- * gate, and they enter it around their calls into the driver only, never
- * across a copy to or from user memory, so that a revoke does not wait
- * for a user buffer backed by FUSE or userfaultfd, and after a lock of
- * their own that a method revoking the file may hold (kernfs' of->mutex).
- * Revoke waits for the calls inside, as for the proxy's.  What such a
- * method uses outside the gate must outlive the driver's release: the
- * filesystem's domain has a &revoke_domain.detach.  The VFS enters it the
- * same way around a call that reaches the file without its methods, so
- * that revoke waits for that call and refuses the next one.  A file that
- * is not revokable is always entered.  Inline: a call to an idle file costs what
- * the proxy's gate costs, with no call.
+ * For the VFS, around a call that reaches the file without its methods
+ * (ftruncate(), fchmod(), ...), so that revoke waits for that call and
+ * refuses the next one, as for the proxy's calls.  Never across a copy to
+ * or from user memory: a revoke must not wait for a user buffer backed by
+ * FUSE or userfaultfd.  A file that is not revokable is always entered.
+ * Inline: a call to an idle file costs what the proxy's gate costs, with
+ * no call.
  *
  * Context: Process context.
  * Return: true if in, to be left with revoke_call_leave(); false if @file
@@ -155,5 +148,63 @@ static __always_inline void revoke_call_leave(struct file *file,
 	if (file->f_mode & FMODE_REVOKABLE)
 		revoke_gate_leave(file_revoke_gate(file), call);
 }
+
+/*
+ * A file gate (struct file_gate, in <linux/revoke_types.h>): the gate of an
+ * open file that its filesystem keeps in its own per-open state and enters
+ * around each call into the driver, taking nothing from the core at open.
+ * It only counts: it does not note the callers, so a revoke of such a file
+ * waits for its calls in flight, as a removal waits for an active
+ * reference, and does not kick them out of their sleeps.
+ */
+#define FILE_GATE_CLOSED	INT_MIN
+
+static inline void file_gate_init(struct file_gate *gate)
+{
+	atomic_set(&gate->calls, 0);
+}
+
+void file_gate_left_closed(struct file_gate *gate);
+
+/**
+ * file_gate_leave - leave a file gate
+ * @gate: the gate, entered by file_gate_enter()
+ *
+ * Context: Any context the matching file_gate_enter() was in.
+ */
+static __always_inline void file_gate_leave(struct file_gate *gate)
+{
+	/* Fully ordered: the closer sees what the call did. */
+	if (unlikely(atomic_dec_return(&gate->calls) == FILE_GATE_CLOSED))
+		file_gate_left_closed(gate);
+}
+
+/**
+ * file_gate_enter - enter a file gate around a call into the driver
+ * @gate: the gate
+ *
+ * Context: Any context; the call must not sleep if the caller cannot.
+ * Return: true if in, to be left with file_gate_leave(); false if the
+ * gate is closed, and nothing is to be left.
+ */
+static __always_inline bool file_gate_enter(struct file_gate *gate)
+{
+	/* A refused call writes nothing: it cannot hold the closer up. */
+	return atomic_inc_unless_negative(&gate->calls);
+}
+
+/**
+ * file_gate_closed - has a file gate been closed?
+ * @gate: the gate
+ *
+ * Return: true once file_gate_close() has closed @gate.
+ */
+static inline bool file_gate_closed(const struct file_gate *gate)
+{
+	return atomic_read(&gate->calls) < 0;
+}
+
+bool file_gate_close(struct file_gate *gate);
+int file_gate_wait(struct file_gate *gate);
 
 #endif /* _LINUX_REVOKE_GATE_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The part of <linux/revoke.h> that headers which cannot include
- * <linux/fs.h> embed: <linux/kernfs.h> keeps a call in each open file.
+ * The part of <linux/revoke.h> and <linux/revoke_gate.h> that headers
+ * which cannot include <linux/fs.h> embed: <linux/kernfs.h> keeps a
+ * file gate in each open file.
  */
 #ifndef _LINUX_REVOKE_TYPES_H
 #define _LINUX_REVOKE_TYPES_H
@@ -17,18 +18,27 @@ struct task_struct;
  *	idle caller
  * @node: in the file's list of calls while @task is set, or empty for a
  *	call nested in the task's own call that is noted as the idle caller
- * @out: stepped out of the gate, see revoke_step_out()
  *
- * On the caller's stack, from revoke_call_enter() to revoke_call_leave(),
- * or in the filesystem's per-file state for a call that spans two methods
- * (a seq_file's ->start and ->stop); the core's own proxies use it the
- * same way.  Not first: GCC realigns the stack of every proxy for a
- * struct that starts with a 16-byte struct.
+ * On the caller's stack, from revoke_call_enter() to revoke_call_leave();
+ * the core's own proxies use it the same way.  Not first: GCC realigns
+ * the stack of every proxy for a struct that starts with a 16-byte
+ * struct.
  */
 struct revoke_call {
 	struct task_struct *task;
 	struct list_head node;
-	bool out;
+};
+
+/**
+ * struct file_gate - the calls in flight of one open file
+ * @calls: their number; negative for good once the gate is closed
+ *
+ * For a filesystem that keeps the gate of its open files in its own
+ * per-open state (kernfs' kernfs_open_file), with methods of its own that
+ * enter it around each call into the driver: see <linux/revoke_gate.h>.
+ */
+struct file_gate {
+	atomic_t calls;
 };
 
 #endif /* _LINUX_REVOKE_TYPES_H */

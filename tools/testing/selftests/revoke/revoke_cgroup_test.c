@@ -7,10 +7,11 @@
  * entry); here the poller is woken, sees EPOLLERR | EPOLLPRI, and nothing
  * is left on the freed waitqueue (KASAN watches on the debug kernel).
  * Then mkdir and rmdir race writes to cgroup.procs, cgroup.pressure and
- * cpu.pressure, whose methods step out of the gate to take cgroup_mutex
- * (cgroup_kn_lock_live()), for REVOKE_RACE_SECONDS (default 1; the kit's
- * debug kernel runs it for a minute).  revoke(2) of a cgroup file is for
- * its owner: the user a cgroup was delegated to.
+ * cpu.pressure, whose methods break their active protection to take
+ * cgroup_mutex (cgroup_kn_lock_live()), for REVOKE_RACE_SECONDS (default
+ * 1; the kit's debug kernel runs it for a minute); so does revoke(2) of
+ * those files, against their opens too.  revoke(2) of a cgroup file is
+ * for its owner: the user a cgroup was delegated to.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -221,9 +222,9 @@ static int rmdir_mkdir(struct race *r)
 
 /*
  * rmdir and mkdir racing writes to cgroup.procs, cgroup.pressure and
- * cpu.pressure from three threads (race.h), whose methods step out of
- * the gate to take cgroup_mutex: each write succeeds or fails as the
- * cgroup's removal makes it, and no PSI trigger outlives its cgroup.
+ * cpu.pressure from three threads (race.h), whose methods break their
+ * active protection to take cgroup_mutex: each write succeeds or fails as
+ * the cgroup's removal makes it, and no PSI trigger outlives its cgroup.
  */
 TEST_F_TIMEOUT(cgroup, rmdir_races_writes, 150)
 {
@@ -233,6 +234,38 @@ TEST_F_TIMEOUT(cgroup, rmdir_races_writes, 150)
 	race_errors = 0;
 	ASSERT_EQ(race_removals(&r, write_loop, rmdir_mkdir), 0);
 	TH_LOG("%d rmdirs, %d opens, %d writes in %ld s", r.rounds, r.opened,
+	       race_writes, r.seconds);
+	EXPECT_EQ(race_errors, 0);
+	EXPECT_GT(race_writes, 0);
+}
+
+static int revoke_files(struct race *r)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), CG "/%s", race_files[i][0]);
+		if (revoke_path(path))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * revoke(2) of the same files racing their opens and writes: a file is
+ * released by revoke only once its ->open has returned (cgroup's sets up
+ * the state its ->release frees), and each write succeeds or fails with
+ * ENODEV.
+ */
+TEST_F_TIMEOUT(cgroup, revoke_races_opens, 150)
+{
+	struct race r = {};
+
+	race_writes = 0;
+	race_errors = 0;
+	ASSERT_EQ(race_removals(&r, write_loop, revoke_files), 0);
+	TH_LOG("%d revokes, %d opens, %d writes in %ld s", r.rounds, r.opened,
 	       race_writes, r.seconds);
 	EXPECT_EQ(race_errors, 0);
 	EXPECT_GT(race_writes, 0);

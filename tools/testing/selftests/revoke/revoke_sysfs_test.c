@@ -3,15 +3,15 @@
  * sysfs (kernfs) files on the revokable-file core.  The test device
  * creates /sys/kernel/test_revoke/ and removes it on request; the removal
  * revokes the open files of its attributes: calls in flight are waited
- * for, new ones fail as they did before kernfs used the core, -ENODEV,
- * and poll reports DEFAULT_POLLMASK | POLLERR | POLLPRI, so that the
+ * for, new ones fail with -ENODEV, as before revoke(2) existed, and
+ * poll reports DEFAULT_POLLMASK | POLLERR | POLLPRI, so that the
  * sysfs_notify() idiom (select() on exceptfds) sees a removed attribute.
  * A bin attribute's mapping raises SIGBUS after.  A "remove" attribute
  * written by three threads at once removes the directory once, and each
  * write that got into the attribute returns only once the directory is
  * gone, as kernfs_remove_self() promises.  revoke(2) of a sysfs path
- * revokes its files without removing it.  Every /sys file opens and
- * reads through the core.
+ * revokes its files without removing it, and of one open file that file
+ * only.  Every /sys file opens and reads.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -323,6 +323,45 @@ TEST_F(sysfs, revoke_path)
 	ASSERT_GE(other, 0);
 	EXPECT_EQ(write(other, "3", 1), 1);
 	EXPECT_EQ(read_value(other), 3);
+	EXPECT_EQ(close(other), 0);
+}
+
+/*
+ * revoke(2) of one open file (REVOKE_FILE) cuts off that file, its
+ * mappings included, and nothing else: the other files of the attribute,
+ * and their mappings, keep working.
+ */
+TEST_F(sysfs, revoke_one_file)
+{
+	int other = open(VALUE, O_RDWR);
+	int blob[2];
+	char *p[2];
+	int i;
+
+	ASSERT_GE(other, 0);
+	for (i = 0; i < 2; i++) {
+		blob[i] = open(BLOB, O_RDONLY);
+		ASSERT_GE(blob[i], 0);
+		p[i] = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED,
+			    blob[i], 0);
+		ASSERT_NE(p[i], MAP_FAILED);
+		EXPECT_EQ(touch_signal(p[i]), 0);
+	}
+
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	EXPECT_EQ(read_value(self->fd), -1);
+	EXPECT_EQ(errno, ENODEV);
+	EXPECT_EQ(write(other, "5", 1), 1);
+	EXPECT_EQ(read_value(other), 5);
+	EXPECT_EQ(revoke_fd(self->fd), 0);
+
+	ASSERT_EQ(revoke_fd(blob[0]), 0);
+	EXPECT_EQ(touch_signal(p[0]), SIGBUS);
+	EXPECT_EQ(touch_signal(p[1]), 0);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(munmap(p[i], getpagesize()), 0);
+		EXPECT_EQ(close(blob[i]), 0);
+	}
 	EXPECT_EQ(close(other), 0);
 }
 
