@@ -48,8 +48,9 @@
  * TEST_REVOKE_SYSFS_ADD creates /sys/kernel/test_revoke/, a kobject with
  * "value", an attribute whose show and store take a few milliseconds, so
  * that a removal finds them in flight, and whose store notifies its
- * pollers; "blob", a bin attribute of one page that reads and maps the
- * device's page; and "remove", whose store removes the directory from
+ * pollers, or, for "block", sleeps as TEST_REVOKE_BLOCK does; "blob", a
+ * bin attribute of one page that reads and maps the device's page; and
+ * "remove", whose store removes the directory from
  * inside itself as a device's "remove" attribute does, after
  * sysfs_remove_file_self(), sleeping in between so that a concurrent
  * writer returning before the winner's store is done would see it.
@@ -568,6 +569,11 @@ static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (!test_revoke_sysfs_call())
 		return -EBADFD;
+	if (sysfs_streq(buf, "block")) {
+		bool never = false;
+
+		return test_revoke_block(&never) ?: count;
+	}
 	err = kstrtoint(buf, 0, &value);
 	if (err)
 		return err;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "race.h"
@@ -363,6 +364,89 @@ TEST_F(sysfs, revoke_one_file)
 		EXPECT_EQ(close(blob[i]), 0);
 	}
 	EXPECT_EQ(close(other), 0);
+}
+
+/*
+ * Whether @pid comes to sleep within 10 s ("S" or "D" in its stat), and
+ * has not exited.
+ */
+static bool sleeps(pid_t pid)
+{
+	char path[64], buf[256], *state;
+	int i, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 1000; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		state = strrchr(buf, ')');
+		if (!state || state[2] == 'Z')
+			return false;
+		if (state[2] == 'S' || state[2] == 'D')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* Run revoke(2) of @fd (REVOKE_FILE) or of "value" (-1) in a child. */
+static pid_t revoke_in_child(int fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit((fd < 0 ? revoke_path(VALUE) : revoke_fd(fd)) ? errno : 0);
+	return pid;
+}
+
+/*
+ * A revoke of a file killed while it waits for a call leaves the file to
+ * the next revoke, which waits for that call as the killed one did, and
+ * does not take the file for revoked already.
+ */
+TEST_F(sysfs, killed_revoker_then_path)
+{
+	pid_t writer, revoker;
+	int status;
+
+	writer = fork();
+	ASSERT_GE(writer, 0);
+	if (writer == 0)
+		_exit(write(self->fd, "block", 5) == 5 ? 0 : errno);
+	ASSERT_TRUE(sleeps(writer));
+
+	revoker = revoke_in_child(self->fd);
+	ASSERT_GE(revoker, 0);
+	if (!sleeps(revoker)) {
+		waitpid(revoker, &status, 0);
+		TH_LOG("REVOKE_FILE did not wait: status %#x", status);
+		ASSERT_TRUE(false);
+	}
+	ASSERT_EQ(kill(revoker, SIGKILL), 0);
+	ASSERT_EQ(waitpid(revoker, &status, 0), revoker);
+	EXPECT_TRUE(WIFSIGNALED(status));
+
+	revoker = revoke_in_child(-1);
+	ASSERT_GE(revoker, 0);
+	/* It waits for the write too. */
+	EXPECT_TRUE(sleeps(revoker));
+	usleep(100000);
+	EXPECT_EQ(waitpid(revoker, &status, WNOHANG), 0);
+
+	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_EQ(waitpid(writer, &status, 0), writer);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(waitpid(revoker, &status, 0), revoker);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(read_value(self->fd), -1);
+	EXPECT_EQ(errno, ENODEV);
 }
 
 /* Opens, calls, maps and closes the attributes, until told to stop. */
