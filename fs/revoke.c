@@ -95,8 +95,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	rf->teardown = NULL;
 	rf->self = NULL;
 	rf->vm = NULL;
-	init_waitqueue_head(&rf->poll_wq);
-	INIT_LIST_HEAD(&rf->poll_hooks);
+	revoke_poll_init(&rf->poll);
 	mutex_init(&rf->cancel_lock);
 	INIT_LIST_HEAD(&rf->cancellations);
 	spin_lock_init(&rf->callers_lock);
@@ -332,7 +331,7 @@ static void revoke_release_driver(struct revokable_file *rf)
 {
 	struct file *file = rf->file;
 
-	revoke_poll_unhook(rf);
+	revoke_poll_unhook(&rf->poll);
 	/* Done already by __fput() unless the gate refused it. */
 	if ((file->f_flags & FASYNC) && rf->real->fasync)
 		rf->real->fasync(-1, file, 0);
@@ -543,7 +542,7 @@ static void revoke_kick(struct revokable_file *rf, int own)
 
 	if (rf->kick)
 		rf->kick(rf->file);
-	revoke_poll_wake_driver(rf);
+	revoke_poll_wake_driver(&rf->poll);
 }
 
 /* When revoke_wait_calls() kicks the calls' tasks again. */
@@ -601,8 +600,8 @@ static void revoke_close(struct revokable_file *rf, int own)
 	 * Every poller, exclusive or not, polls again and finds it revoked,
 	 * whatever events it waits for.
 	 */
-	if (wq_has_sleeper(&rf->poll_wq))
-		__wake_up(&rf->poll_wq, TASK_NORMAL, 0,
+	if (wq_has_sleeper(&rf->poll.wq))
+		__wake_up(&rf->poll.wq, TASK_NORMAL, 0,
 			  poll_to_key(REVOKED_POLL | rf->results->poll));
 	revoke_kick(rf, own + 1);
 	/* The kick leaves as a refused call does, waking other revokers. */

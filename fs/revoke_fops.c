@@ -94,7 +94,7 @@ static __always_inline __poll_t revoke_poll_driver(struct file *file,
 	struct revokable_file *rf = file_revokable(file);
 
 	if (pt && pt->_qproc)
-		return revoke_poll_queued(rf, file, pt);
+		return revoke_poll_call(&rf->poll, file, pt, rf->real->poll);
 	return rf->real->poll(file, pt);
 }
 

@@ -83,9 +83,7 @@ struct revokable_file {
 	/* the mappings' state, from the first mmap() on */
 	struct revoke_vm *vm;
 	/* pollers wait here, never on the driver's waitqueues */
-	wait_queue_head_t poll_wq;
-	/* struct revoke_poll_hook on the driver's waitqueues, see revoke_poll_queue() */
-	struct list_head poll_hooks;
+	struct revoke_poll poll;
 	/* the domain's kick hook, see revoke_kick() */
 	void (*kick)(struct file *file);
 	/* what its calls return once it is revoked: its domain's, or ours */
@@ -259,12 +257,6 @@ static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)
 /* fs/revoke_fops.c */
 void revoke_proxy_init(struct file_operations *proxy,
 		       const struct file_operations *real);
-
-/* fs/revoke_poll.c */
-__poll_t revoke_poll_queued(struct revokable_file *rf, struct file *file,
-			    poll_table *pt);
-void revoke_poll_wake_driver(struct revokable_file *rf);
-void revoke_poll_unhook(struct revokable_file *rf);
 
 /* fs/revoke_mmap.c */
 #ifdef CONFIG_MMU

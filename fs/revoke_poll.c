@@ -28,9 +28,9 @@
 #include "revoke_internal.h"
 
 struct revoke_poll_hook {
-	/* in rf->poll_hooks: added under rf->poll_wq.lock, walked under RCU */
+	/* in poll->hooks: added under poll->wq.lock, walked under RCU */
 	struct list_head node;
-	struct revokable_file *rf;
+	struct revoke_poll *poll;
 	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
 	wait_queue_head_t *head;
 	wait_queue_entry_t wait;
@@ -40,7 +40,7 @@ struct revoke_poll_hook {
 /* The poll table the driver's ->poll gets: the caller's, redirected. */
 struct revoke_poll_table {
 	poll_table pt;
-	struct revokable_file *rf;
+	struct revoke_poll *poll;
 	bool failed;
 };
 
@@ -51,7 +51,7 @@ static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 						     wait);
 	__poll_t mask = key_to_poll(key);
 
-	__wake_up(&hook->rf->poll_wq, mode, 1, poll_to_key(mask & ~POLLFREE));
+	__wake_up(&hook->poll->wq, mode, 1, poll_to_key(mask & ~POLLFREE));
 	if (!(mask & POLLFREE))
 		return 0;
 	/*
@@ -65,12 +65,12 @@ static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 	return 0;
 }
 
-static struct revoke_poll_hook *revoke_poll_hooked(struct revokable_file *rf,
+static struct revoke_poll_hook *revoke_poll_hooked(struct revoke_poll *poll,
 						   wait_queue_head_t *head)
 {
 	struct revoke_poll_hook *hook;
 
-	list_for_each_entry(hook, &rf->poll_hooks, node)
+	list_for_each_entry(hook, &poll->hooks, node)
 		if (READ_ONCE(hook->head) == head)
 			return hook;
 	return NULL;
@@ -92,7 +92,7 @@ static void revoke_poll_hook_del(struct revoke_poll_hook *hook)
 
 /*
  * poll_wait() of the driver's ->poll: hook @head if it is not yet.  A hook
- * goes on the driver's waitqueue before it is on rf->poll_hooks, where
+ * goes on the driver's waitqueue before it is on poll->hooks, where
  * other pollers look for it: a poller that finds it there may sleep, the
  * driver's wakeups reach it.  Hooks the driver let go of (POLLFREE) are
  * freed here, so that their number stays that of the driver's waitqueues.
@@ -102,14 +102,14 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 {
 	struct revoke_poll_table *rpt = container_of(pt, struct revoke_poll_table,
 						     pt);
-	struct revokable_file *rf = rpt->rf;
+	struct revoke_poll *poll = rpt->poll;
 	struct revoke_poll_hook *hook, *old, *next;
 	unsigned long flags;
 	bool hooked;
 
-	spin_lock_irqsave(&rf->poll_wq.lock, flags);
-	hooked = revoke_poll_hooked(rf, head);
-	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	spin_lock_irqsave(&poll->wq.lock, flags);
+	hooked = revoke_poll_hooked(poll, head);
+	spin_unlock_irqrestore(&poll->wq.lock, flags);
 	if (hooked)
 		return;
 
@@ -119,24 +119,24 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 		rpt->failed = true;
 		return;
 	}
-	hook->rf = rf;
+	hook->poll = poll;
 	hook->head = head;
 	init_waitqueue_func_entry(&hook->wait, revoke_poll_wake);
-	/* Not under poll_wq.lock: revoke_poll_wake() nests it in head->lock. */
+	/* Not under poll->wq.lock: revoke_poll_wake() nests it in head->lock. */
 	add_wait_queue(head, &hook->wait);
 
-	spin_lock_irqsave(&rf->poll_wq.lock, flags);
-	hooked = revoke_poll_hooked(rf, head);
+	spin_lock_irqsave(&poll->wq.lock, flags);
+	hooked = revoke_poll_hooked(poll, head);
 	if (!hooked)
-		list_add_rcu(&hook->node, &rf->poll_hooks);
-	list_for_each_entry_safe(old, next, &rf->poll_hooks, node) {
+		list_add_rcu(&hook->node, &poll->hooks);
+	list_for_each_entry_safe(old, next, &poll->hooks, node) {
 		/* Pairs with smp_store_release() in revoke_poll_wake(). */
 		if (!smp_load_acquire(&old->head)) {
 			list_del_rcu(&old->node);
 			kfree_rcu(old, rcu);
 		}
 	}
-	spin_unlock_irqrestore(&rf->poll_wq.lock, flags);
+	spin_unlock_irqrestore(&poll->wq.lock, flags);
 	if (hooked) {
 		/* Another poller hooked it meanwhile. */
 		revoke_poll_hook_del(hook);
@@ -144,22 +144,43 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	}
 }
 
-/*
- * The driver's ->poll, for a caller that queues itself: onto the file's
- * waitqueue, not the driver's.  Called through the gate.
+/**
+ * revoke_poll_init - set up poll forwarding for one open file
+ * @poll: the file's, in state that lives as long as the file
  */
-noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
-				     struct file *file, poll_table *pt)
+void revoke_poll_init(struct revoke_poll *poll)
+{
+	init_waitqueue_head(&poll->wq);
+	INIT_LIST_HEAD(&poll->hooks);
+}
+
+/**
+ * revoke_poll_call - call a driver's ->poll, its pollers queued on @poll
+ * @poll: the file's poll forwarding
+ * @file: the file
+ * @pt: the caller's poll table, which queues the caller (pt->_qproc)
+ * @driver_poll: the driver's ->poll
+ *
+ * The caller is queued on @poll's waitqueue, not the driver's; hooks on
+ * the driver's waitqueues forward its wakeups.  Called inside the file's
+ * gate, so that revoke_poll_unhook() does not race it.
+ *
+ * Return: the driver's mask; with EPOLLERR if a hook could not be added.
+ */
+noinline __poll_t revoke_poll_call(struct revoke_poll *poll, struct file *file,
+				   poll_table *pt,
+				   __poll_t (*driver_poll)(struct file *,
+							   poll_table *))
 {
 	struct revoke_poll_table rpt;
 	__poll_t ret;
 
-	poll_wait(file, &rf->poll_wq, pt);
+	poll_wait(file, &poll->wq, pt);
 	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
 	rpt.pt._key = pt->_key;
-	rpt.rf = rf;
+	rpt.poll = poll;
 	rpt.failed = false;
-	ret = rf->real->poll(file, &rpt.pt);
+	ret = driver_poll(file, &rpt.pt);
 	/* The poller could miss the driver's wakeups: tell it something is wrong. */
 	return rpt.failed ? ret | EPOLLERR : ret;
 }
@@ -169,14 +190,14 @@ noinline __poll_t revoke_poll_queued(struct revokable_file *rf,
  * call in flight that sleeps on one of them until file_revoked().  Called
  * with the gate closed; pollers in flight may still add hooks.
  */
-void revoke_poll_wake_driver(struct revokable_file *rf)
+void revoke_poll_wake_driver(struct revoke_poll *poll)
 {
 	struct revoke_poll_hook *hook;
 	wait_queue_head_t *head;
 
 	/* A head the driver let go of is freed after RCU. */
 	rcu_read_lock();
-	list_for_each_entry_rcu(hook, &rf->poll_hooks, node) {
+	list_for_each_entry_rcu(hook, &poll->hooks, node) {
 		/* Pairs with smp_store_release() in revoke_poll_wake(). */
 		head = smp_load_acquire(&hook->head);
 		if (head)
@@ -189,13 +210,13 @@ void revoke_poll_wake_driver(struct revokable_file *rf)
  * Before the driver is released: no call is in flight and none can start,
  * so no hook is added meanwhile, and revoke_poll_wake_driver() is done.
  */
-void revoke_poll_unhook(struct revokable_file *rf)
+void revoke_poll_unhook(struct revoke_poll *poll)
 {
 	struct revoke_poll_hook *hook, *next;
 
-	list_for_each_entry_safe(hook, next, &rf->poll_hooks, node) {
+	list_for_each_entry_safe(hook, next, &poll->hooks, node) {
 		revoke_poll_hook_del(hook);
 		kfree(hook);
 	}
-	INIT_LIST_HEAD(&rf->poll_hooks);
+	INIT_LIST_HEAD(&poll->hooks);
 }

@@ -40,10 +40,9 @@
  * TEST_REVOKE_PROC_ADD creates /proc/test_revoke/, with "pipe", the
  * device's methods in proc_ops (->proc_read, ->proc_poll, ->proc_mmap...),
  * "state" and "seq", a proc_create_single() and a proc_create_seq() file,
- * "remove", whose write removes the directory from inside itself, and
- * "link", a symlink to "pipe";
- * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which revokes their
- * open files.
+ * and "link", a symlink to "pipe";
+ * TEST_REVOKE_PROC_REMOVE removes it with proc_remove(), which releases
+ * their open files.
  *
  * TEST_REVOKE_SYSFS_ADD creates /sys/kernel/test_revoke/, a kobject with
  * "value", an attribute whose show and store take a few milliseconds, so
@@ -494,7 +493,6 @@ static void test_revoke_debugfs_remove(void)
 static DEFINE_MUTEX(test_revoke_proc_lock);
 static struct proc_dir_entry *test_revoke_proc;	/* under the mutex */
 static const struct proc_ops test_revoke_proc_pipe_ops;
-static const struct proc_ops test_revoke_proc_remove_ops;
 static const struct seq_operations test_revoke_seq_ops;
 static int test_revoke_state_show(struct seq_file *m, void *v);
 
@@ -511,8 +509,6 @@ static long test_revoke_proc_add(void)
 		    !proc_create_single("state", 0444, dir,
 					test_revoke_state_show) ||
 		    !proc_create_seq("seq", 0444, dir, &test_revoke_seq_ops) ||
-		    !proc_create("remove", 0200, dir,
-				 &test_revoke_proc_remove_ops) ||
 		    !proc_symlink("link", dir, "pipe")) {
 			proc_remove(dir);
 			ret = -ENOMEM;
@@ -853,19 +849,6 @@ static const struct proc_ops test_revoke_proc_pipe_ops = {
 #endif
 	.proc_lseek	= test_revoke_llseek,
 	.proc_mmap	= test_revoke_mmap,
-};
-
-/* As "remove" in debugfs: removes its own entry from inside its write. */
-static ssize_t test_revoke_proc_remove_write(struct file *file,
-					     const char __user *buf,
-					     size_t count, loff_t *ppos)
-{
-	test_revoke_proc_remove();
-	return count;
-}
-
-static const struct proc_ops test_revoke_proc_remove_ops = {
-	.proc_write	= test_revoke_proc_remove_write,
 };
 
 /* "seq": lines 0 to 999, more than one read's worth. */

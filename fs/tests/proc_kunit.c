@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of /proc entry removal, included by fs/proc/inode.c.
+ * KUnit tests of /proc entry removal and revoke(2), included by
+ * fs/proc/inode.c.
  *
  * An entry with the test's proc_ops is opened in the kernel, through an
- * internal mount of procfs, and removed while a kthread is in its open or
- * in a call.  Once remove_proc_entry() returns, the proc_ops must see no
- * call and no open, and every file opened must have been released once.
+ * internal mount of procfs, and removed or revoked while a kthread is in
+ * its open or in a call.  Once remove_proc_entry() or proc_revoke()
+ * returns, the proc_ops must see no call of a file it released, and every
+ * file opened must have been released once.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/namei.h>
 
@@ -130,18 +133,18 @@ static void proc_test_remove(struct proc_test *t)
 }
 
 /*
- * A file of a removable entry is revokable, its calls reach the proc_ops;
- * one of a permanent entry (/proc/cmdline) is not: procfs' own methods,
- * ungated.
+ * A removable entry's file is gated by procfs itself, not made revokable
+ * by the core: its f_op is procfs' own, and its calls reach the proc_ops.
+ * Those of a permanent entry (/proc/cmdline) are not gated at all.
  */
-static void proc_test_open_revokable(struct kunit *test)
+static void proc_test_open_gated(struct kunit *test)
 {
 	struct proc_test *t = proc_test_create(test);
 	struct file *file = proc_test_open_file(t->mnt, "proc_kunit");
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_EXPECT_TRUE(test, file->f_mode & FMODE_REVOKABLE);
-	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &proc_reg_file_ops);
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &proc_reg_file_ops);
 	KUNIT_EXPECT_EQ(test, 0, proc_test_call_read(file));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.calls));
 	__fput_sync(file);
@@ -151,7 +154,77 @@ static void proc_test_open_revokable(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
 	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &proc_iter_file_ops);
+	KUNIT_EXPECT_EQ(test, 0, proc_revoke(file_inode(file), NULL));
 	__fput_sync(file);
+}
+
+/*
+ * revoke(2) of the path releases every open file of the entry once and
+ * fails their later calls with -EIO; a new open works, and so does a
+ * second revoke.  One file alone is not revoked (-EINVAL).
+ */
+static void proc_test_revoke_path(struct kunit *test)
+{
+	struct proc_test *t = proc_test_create(test);
+	struct file *file = proc_test_open_file(t->mnt, "proc_kunit");
+	struct file *other = proc_test_open_file(t->mnt, "proc_kunit");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	KUNIT_EXPECT_EQ(test, -EINVAL, proc_revoke(file_inode(file), file));
+	KUNIT_EXPECT_EQ(test, 0, proc_revoke(file_inode(file), NULL));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&t->entry.releases));
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(file));
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(other));
+	__fput_sync(other);
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&t->entry.releases));
+
+	other = proc_test_open_file(t->mnt, "proc_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	KUNIT_EXPECT_EQ(test, 0, proc_test_call_read(other));
+	/* The revoked file, still open, does not hold the new one up. */
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(file));
+	KUNIT_EXPECT_EQ(test, 0, proc_revoke(file_inode(other), NULL));
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&t->entry.releases));
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(other));
+	__fput_sync(file);
+	__fput_sync(other);
+	KUNIT_EXPECT_EQ(test, 3, atomic_read(&t->entry.releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.calls));
+	KUNIT_EXPECT_EQ(test, 0, READ_ONCE(PDE(file_inode(file))->nr_released));
+}
+
+/*
+ * A removed entry's file does not read its proc_ops, gone with their
+ * module (here poisoned), to poll: DEFAULT_POLLMASK.
+ */
+static void proc_test_poll_removed(struct kunit *test)
+{
+	struct proc_test *t = proc_test_create(test);
+	struct file *file = proc_test_open_file(t->mnt, "proc_kunit");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	proc_test_remove(t);
+	PDE(file_inode(file))->proc_ops = NULL;
+	KUNIT_EXPECT_EQ(test, DEFAULT_POLLMASK, vfs_poll(file, NULL));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.releases));
+}
+
+/*
+ * Removing an entry no file has open does not sleep: xt_recent removes
+ * its entries under a spinlock.  Under CONFIG_DEBUG_ATOMIC_SLEEP a sleep
+ * here is a splat, which the kit counts as a failure.
+ */
+static void proc_test_remove_idle_atomic(struct kunit *test)
+{
+	struct proc_test *t = proc_test_create(test);
+	DEFINE_SPINLOCK(lock);
+
+	spin_lock(&lock);
+	proc_test_remove(t);
+	spin_unlock(&lock);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->entry.opens));
 }
 
 struct proc_test_task {
@@ -165,6 +238,15 @@ static int proc_test_remover(void *data)
 	struct proc_test_task *r = data;
 
 	proc_test_remove(r->t);
+	complete(&r->done);
+	return 0;
+}
+
+static int proc_test_revoker(void *data)
+{
+	struct proc_test_task *r = data;
+
+	proc_revoke(file_inode(r->file), NULL);
 	complete(&r->done);
 	return 0;
 }
@@ -241,8 +323,7 @@ static void proc_test_remove_waits_for_call(struct kunit *test)
 
 /*
  * An open in flight when the entry is removed: the removal waits for it,
- * the open fails as if the entry were gone already, and ->proc_open is
- * undone by ->proc_release before remove_proc_entry() returns.
+ * and releases the file it opened before remove_proc_entry() returns.
  */
 static void proc_test_remove_waits_for_open(struct kunit *test)
 {
@@ -263,8 +344,51 @@ static void proc_test_remove_waits_for_open(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->entry.late));
 	kthread_stop_put(opener);
-	KUNIT_EXPECT_PTR_EQ(test, o.file, ERR_PTR(-ENOENT));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(o.file));
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(o.file));
+	__fput_sync(o.file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.releases));
 	kthread_stop_put(remover);
+}
+
+/*
+ * revoke(2) of the path waits for a call in flight and holds a new open
+ * back meanwhile; then the open file is released, and the new one works.
+ */
+static void proc_test_revoke_waits_for_call(struct kunit *test)
+{
+	struct proc_test *t = proc_test_create(test);
+	struct proc_test_task r = { .t = t }, o = { .t = t };
+	struct task_struct *reader, *revoker, *opener;
+
+	t->entry.block = true;
+	r.file = proc_test_open_file(t->mnt, "proc_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r.file));
+	init_completion(&r.done);
+	reader = proc_test_start(test, proc_test_reader, &r);
+	wait_for_completion(&t->entry.entered);
+	revoker = proc_test_start(test, proc_test_revoker, &r);
+
+	proc_test_expect_waiting(test, &r.done);
+	opener = proc_test_start(test, proc_test_opener, &o);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.opens));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->entry.releases));
+
+	t->entry.block = false;
+	complete(&t->entry.unblock);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.releases));
+	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(r.file));
+	kthread_stop_put(opener);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(o.file));
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&t->entry.opens));
+	KUNIT_EXPECT_EQ(test, 0, proc_test_call_read(o.file));
+	__fput_sync(o.file);
+	__fput_sync(r.file);
+	KUNIT_EXPECT_EQ(test, 2, atomic_read(&t->entry.releases));
+	kthread_stop_put(revoker);
+	kthread_stop_put(reader);
 }
 
 /*
@@ -288,9 +412,13 @@ static void proc_test_open_removed(struct kunit *test)
 }
 
 static struct kunit_case proc_test_cases[] = {
-	KUNIT_CASE(proc_test_open_revokable),
+	KUNIT_CASE(proc_test_open_gated),
+	KUNIT_CASE(proc_test_revoke_path),
+	KUNIT_CASE(proc_test_poll_removed),
+	KUNIT_CASE(proc_test_remove_idle_atomic),
 	KUNIT_CASE(proc_test_remove_waits_for_call),
 	KUNIT_CASE(proc_test_remove_waits_for_open),
+	KUNIT_CASE(proc_test_revoke_waits_for_call),
 	KUNIT_CASE(proc_test_open_removed),
 	{}
 };

@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/list.h>
+#include <linux/poll.h>
 #include <linux/revoke_types.h>
 #include <linux/spinlock.h>
 
@@ -91,6 +92,29 @@ struct revoke_cancellation {
 	void *data;
 };
 
+/**
+ * struct revoke_poll - the pollers of one open file, off the driver's queues
+ * @wq: where they wait
+ * @hooks: struct revoke_poll_hook on each driver waitqueue the driver
+ *	polls with, forwarding its wakeups to @wq
+ *
+ * A driver's ->release may free the waitqueues its ->poll queued the
+ * pollers on; a filesystem that releases a file early (revoke, removal)
+ * keeps them on @wq, which lives as long as the file.  See
+ * fs/revoke_poll.c.
+ */
+struct revoke_poll {
+	wait_queue_head_t wq;
+	struct list_head hooks;
+};
+
+void revoke_poll_init(struct revoke_poll *poll);
+__poll_t revoke_poll_call(struct revoke_poll *poll, struct file *file,
+			  poll_table *pt,
+			  __poll_t (*driver_poll)(struct file *, poll_table *));
+void revoke_poll_wake_driver(struct revoke_poll *poll);
+void revoke_poll_unhook(struct revoke_poll *poll);
+
 void __revoke_domain_init(struct revoke_domain *domain,
 			  struct lockdep_map *dep_map);
 
@@ -128,21 +152,6 @@ do {									\
 static inline bool revoke_domain_removed(const struct revoke_domain *domain)
 {
 	return atomic_read(&domain->users) < 0;
-}
-
-/**
- * revoke_domain_init_nolockdep - initialise a domain lockdep does not see
- * @domain: the domain
- *
- * For a filesystem whose objects are made through one call for every kind
- * of driver (procfs' proc_create*()): one lock class for all of them would
- * tie the locks of unrelated drivers together, a method of one taking a
- * lock under which another's entry is removed, and report cycles that
- * cannot deadlock.  The gates of its files are not annotated.
- */
-static inline void revoke_domain_init_nolockdep(struct revoke_domain *domain)
-{
-	__revoke_domain_init(domain, NULL);
 }
 
 int revoke_file_install(struct file *file, struct revoke_domain *domain);

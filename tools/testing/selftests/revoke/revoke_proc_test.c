@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * procfs files on the revokable-file core.  The test device creates
- * /proc/test_revoke/ and removes it with proc_remove() on request; the
- * removal revokes the open files of its entries: calls in flight are
- * waited for, blocked ones kicked or cancelled, ->proc_release runs once,
- * before the removal returns, and new calls fail as they did before procfs
- * used the core: -EIO, -EINVAL for lseek, -ENOTTY for ioctl, and
- * DEFAULT_POLLMASK for poll.  Mappings are zapped.  revoke(2) of a /proc
- * path revokes its files without removing it.  Every /proc file of the
- * kernel opens and reads through the core.
+ * procfs files, revoked by removal and by revoke(2).  The test device
+ * creates /proc/test_revoke/ and removes it with proc_remove() on
+ * request; the removal waits for the calls in flight, runs ->proc_release
+ * of each open file once, before it returns, wakes the pollers, and new
+ * calls fail as they always did: -EIO, -EINVAL for lseek, -ENOTTY for
+ * ioctl, and DEFAULT_POLLMASK for poll.  revoke(2) of a /proc path does
+ * the same to its open files, and the entry stays.
+ * Every /proc file of the kernel opens and reads.
  *
  * REVOKE_RACE_SECONDS (default 1) is how long removals race opens; the
  * kit's debug kernel runs it for a minute.
@@ -23,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "revoke.h"
@@ -33,7 +33,6 @@
 #define PIPE	TEST_REVOKE_PROC "pipe"
 #define STATE	TEST_REVOKE_PROC "state"
 #define SEQ	TEST_REVOKE_PROC "seq"
-#define REMOVE	TEST_REVOKE_PROC "remove"
 #define LINK	TEST_REVOKE_PROC "link"
 
 /* What poll gives a file of a removed entry: DEFAULT_POLLMASK. */
@@ -153,17 +152,40 @@ TEST_F(proc, aio_legacy_methods)
 	EXPECT_EQ(aio_one(self->fd, IOCB_CMD_PWRITE, "abc", 3), -EIO);
 }
 
-/* A reader asleep in the driver is kicked out, and reads -EIO. */
-TEST_F(proc, blocked_reader)
+/*
+ * revoke(2) waits for a reader asleep in the driver (procfs kicks no
+ * call); killed meanwhile, it revokes nothing: the reader gets what is
+ * written next, and the file keeps working.
+ */
+TEST_F(proc, killed_revoke_revokes_nothing)
 {
+	int other = open(PIPE, O_RDWR);
 	struct waiter w;
+	pid_t revoker;
+	int status;
+	char c;
 
+	ASSERT_GE(other, 0);
 	waiter_start(&w, self->fd, wait_read);
-	ASSERT_EQ(remove_dir(self->ctl), 0);
+	usleep(100000);
+	revoker = fork();
+	ASSERT_GE(revoker, 0);
+	if (revoker == 0)
+		_exit(revoke_path(PIPE) ? errno : 0);
+	usleep(200000);
+	EXPECT_EQ(waitpid(revoker, &status, WNOHANG), 0);
+	ASSERT_EQ(kill(revoker, SIGKILL), 0);
+	ASSERT_EQ(waitpid(revoker, &status, 0), revoker);
+	EXPECT_TRUE(WIFSIGNALED(status));
+
+	ASSERT_EQ(write(other, "k", 1), 1);
 	ASSERT_TRUE(waiter_done(&w));
-	EXPECT_EQ(w.ret, -1);
-	EXPECT_EQ(w.err, EIO);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(w.ret, 1);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
+	ASSERT_EQ(write(other, "l", 1), 1);
+	ASSERT_EQ(read(self->fd, &c, 1), 1);
+	EXPECT_EQ(c, 'l');
+	EXPECT_EQ(close(other), 0);
 }
 
 static int wait_select(struct waiter *w)
@@ -233,18 +255,6 @@ TEST_F(proc, writers)
 		EXPECT_EQ(w[i].ret, EIO);
 	}
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
-}
-
-/* A revoke cancellation cuts a proc file's call short, as any file's. */
-TEST_F(proc, cancellation)
-{
-	struct waiter w;
-
-	waiter_start(&w, self->fd, wait_cancel);
-	ASSERT_EQ(remove_dir(self->ctl), 0);
-	ASSERT_TRUE(waiter_done(&w));
-	EXPECT_EQ(w.ret, -1);
-	EXPECT_EQ(w.err, ECANCELED);
 }
 
 /* The removal waits for a call in flight that does not wake for it. */
@@ -318,7 +328,11 @@ TEST_F(proc, seq_files)
 	EXPECT_EQ(close(pipefd[1]), 0);
 }
 
-/* ->proc_mmap is called; the removal zaps the mapping: SIGBUS after. */
+/*
+ * ->proc_mmap is called; the removal zaps the mapping, and its faults
+ * raise SIGBUS without reaching the driver (the fixture counts late
+ * calls).
+ */
 TEST_F(proc, mmap)
 {
 	char *p = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
@@ -360,21 +374,22 @@ TEST_F(proc, revoke_path)
 }
 
 /*
- * An entry whose write removes its own directory, from inside the write:
- * before the core that waited for itself forever.  Its file and "pipe"'s
- * are revoked; the write returns.
+ * A /proc entry's files are revoked all together, by path: O_REVOKABLE
+ * is refused, and so is revoke(2) of one file (REVOKE_FILE), which would
+ * hold back the calls of everyone's files of the entry; the file works.
  */
-TEST_F(proc, entry_removes_itself)
+TEST_F(proc, one_file_is_not_revoked)
 {
-	int fd = open(REMOVE, O_WRONLY);
+	char c;
 
-	ASSERT_GE(fd, 0);
-	EXPECT_EQ(write(fd, "1", 1), 1);
-	EXPECT_EQ(access(PIPE, F_OK), -1);
-	EXPECT_EQ(write(fd, "1", 1), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(close(fd), 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(open(PIPE, O_RDWR | O_REVOKABLE), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(revoke_fd(self->fd), -1);
+	EXPECT_EQ(errno, EINVAL);
+	ASSERT_EQ(write(self->fd, "z", 1), 1);
+	ASSERT_EQ(read(self->fd, &c, 1), 1);
+	EXPECT_EQ(c, 'z');
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
 }
 
 /*
