@@ -287,6 +287,29 @@ static void proc_test_expect_waiting(struct kunit *test, struct completion *done
 }
 
 /*
+ * @r->file opened, a reader blocked in its call, then @fn (a removal or a
+ * revoke) started: it must still be waiting after 100 ms.  Returns the
+ * reader; the task of @fn in @waiter.
+ */
+static struct task_struct *proc_test_block_then(struct kunit *test,
+						struct proc_test_task *r,
+						int (*fn)(void *),
+						struct task_struct **waiter)
+{
+	struct task_struct *reader;
+
+	r->t->entry.block = true;
+	r->file = proc_test_open_file(r->t->mnt, "proc_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r->file));
+	init_completion(&r->done);
+	reader = proc_test_start(test, proc_test_reader, r);
+	wait_for_completion(&r->t->entry.entered);
+	*waiter = proc_test_start(test, fn, r);
+	proc_test_expect_waiting(test, &r->done);
+	return reader;
+}
+
+/*
  * remove_proc_entry() waits for a call in flight, runs ->proc_release
  * before it returns, and later calls fail with -EIO.
  */
@@ -296,15 +319,7 @@ static void proc_test_remove_waits_for_call(struct kunit *test)
 	struct proc_test_task r = { .t = t };
 	struct task_struct *reader, *remover;
 
-	t->entry.block = true;
-	r.file = proc_test_open_file(t->mnt, "proc_kunit");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r.file));
-	init_completion(&r.done);
-	reader = proc_test_start(test, proc_test_reader, &r);
-	wait_for_completion(&t->entry.entered);
-	remover = proc_test_start(test, proc_test_remover, &r);
-
-	proc_test_expect_waiting(test, &r.done);
+	reader = proc_test_block_then(test, &r, proc_test_remover, &remover);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->entry.releases));
 
 	complete(&t->entry.unblock);
@@ -361,15 +376,7 @@ static void proc_test_revoke_waits_for_call(struct kunit *test)
 	struct proc_test_task r = { .t = t }, o = { .t = t };
 	struct task_struct *reader, *revoker, *opener;
 
-	t->entry.block = true;
-	r.file = proc_test_open_file(t->mnt, "proc_kunit");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r.file));
-	init_completion(&r.done);
-	reader = proc_test_start(test, proc_test_reader, &r);
-	wait_for_completion(&t->entry.entered);
-	revoker = proc_test_start(test, proc_test_revoker, &r);
-
-	proc_test_expect_waiting(test, &r.done);
+	reader = proc_test_block_then(test, &r, proc_test_revoker, &revoker);
 	opener = proc_test_start(test, proc_test_opener, &o);
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->entry.opens));
