@@ -31,11 +31,10 @@
  *
  * TEST_REVOKE_DEBUGFS_ADD creates /sys/kernel/debug/test_revoke/, with
  * "pipe", the device's methods in a debugfs file (its cancellation a
- * debugfs one), "state", a seq_file read through ->read_iter only,
- * "value", a DEFINE_DEBUGFS_ATTRIBUTE, and "remove", another one, which
- * removes the directory when written to, from inside its own write, as a
- * sysfs "remove" attribute does; TEST_REVOKE_DEBUGFS_REMOVE removes it,
- * which revokes their open files.
+ * debugfs one), "state", a seq_file read through ->read_iter only, both
+ * made with debugfs_create_file(), and "value", a DEFINE_DEBUGFS_ATTRIBUTE
+ * made with debugfs_create_file_unsafe(); TEST_REVOKE_DEBUGFS_REMOVE
+ * removes it, after which their open files' calls fail.
  *
  * TEST_REVOKE_PROC_ADD creates /proc/test_revoke/, with "pipe", the
  * device's methods in proc_ops (->proc_read, ->proc_poll, ->proc_mmap...),
@@ -435,21 +434,6 @@ static int test_revoke_value_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_value_fops, test_revoke_value_get, NULL,
 			 "%llu\n");
 
-static void test_revoke_debugfs_remove(void);
-
-/*
- * Removes its own file from inside simple_attr_write(), which unlocks the
- * attribute's mutex once this returns: its ->release, which frees the
- * attribute, must wait for the write to leave.
- */
-static int test_revoke_remove_set(void *data, u64 val)
-{
-	test_revoke_debugfs_remove();
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(test_revoke_remove_fops, NULL, test_revoke_remove_set,
-			 "%llu\n");
-
 static long test_revoke_debugfs_add(void)
 {
 	struct dentry *dir;
@@ -464,8 +448,6 @@ static long test_revoke_debugfs_add(void)
 				    &test_revoke_state_fops);
 		debugfs_create_file_unsafe("value", 0444, dir, NULL,
 					   &test_revoke_value_fops);
-		debugfs_create_file_unsafe("remove", 0200, dir, NULL,
-					   &test_revoke_remove_fops);
 		if (IS_ERR(dir))
 			ret = PTR_ERR(dir);
 		else
@@ -475,10 +457,7 @@ static long test_revoke_debugfs_add(void)
 	return ret;
 }
 
-/*
- * Not under the mutex: the removal waits for the calls of the files, and
- * the "remove" attribute's write, one of them, takes the mutex.
- */
+/* Not under the mutex: the removal waits for the calls of the files. */
 static void test_revoke_debugfs_remove(void)
 {
 	struct dentry *dir;
@@ -794,7 +773,10 @@ static const struct file_operations test_revoke_fops = {
 	.lock		= test_revoke_posix_lock,
 };
 
-/* debugfs makes every file of its revokable: no FOP_REVOKABLE. */
+/*
+ * debugfs releases the open files of a revoked file itself: no
+ * FOP_REVOKABLE.  Its proxy has no ->mmap.
+ */
 static const struct file_operations test_revoke_debugfs_fops = {
 	.owner		= THIS_MODULE,
 	.open		= test_revoke_open,

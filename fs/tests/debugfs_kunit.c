@@ -5,7 +5,8 @@
  * A debugfs file with the test's methods is opened in the kernel, through
  * debugfs' ->open, and removed while kthreads call it and open it.  Once
  * debugfs_remove() returns, the driver must see no call and no open, and
- * every file opened must have been released once.
+ * every file opened must be released once, at its last close, or early by
+ * revoke(2).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -58,11 +59,12 @@ static ssize_t debugfs_test_read(struct file *file, char __user *buf,
 	return 0;
 }
 
+/* Not late after the removal: a file is released at its last close. */
 static int debugfs_test_release(struct inode *inode, struct file *file)
 {
 	struct debugfs_test_node *node = file->private_data;
 
-	debugfs_test_count(node, &node->releases);
+	atomic_inc(&node->releases);
 	return 0;
 }
 
@@ -125,16 +127,24 @@ static void debugfs_test_remove(struct debugfs_test *t)
 	WRITE_ONCE(t->node.removed, true);
 }
 
-/* The file is revokable; its methods are its driver's, through the gate. */
-static void debugfs_test_open_revokable(struct kunit *test)
+/*
+ * The file's methods are debugfs' proxy, in its driver's shape: ->read,
+ * no ->read_iter and no ->write, as the driver has; it is not a file of
+ * the revokable-file core.
+ */
+static void debugfs_test_open_proxy(struct kunit *test)
 {
 	struct debugfs_test *t = debugfs_test_create(test, false);
 	struct file *file = debugfs_test_open_file(t);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_EXPECT_TRUE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
 	KUNIT_EXPECT_PTR_EQ(test, debugfs_real_fops(file), &debugfs_test_fops);
+	KUNIT_EXPECT_NOT_NULL(test, file->f_op->read);
+	KUNIT_EXPECT_NULL(test, file->f_op->read_iter);
 	KUNIT_EXPECT_NULL(test, file->f_op->write);
+	KUNIT_EXPECT_NULL(test, file->f_op->write_iter);
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_LSEEK);
 	KUNIT_EXPECT_EQ(test, 0, debugfs_test_call_read(file));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->node.calls));
 	__fput_sync(file);
@@ -172,8 +182,8 @@ static struct task_struct *debugfs_test_start(struct kunit *test,
 }
 
 /*
- * debugfs_remove() waits for a call in flight, releases the file before
- * it returns, and later calls fail with -EIO.
+ * debugfs_remove() waits for a call in flight, and later calls fail with
+ * -EIO; the file is released at its last close, not by the removal.
  */
 static void debugfs_test_remove_waits(struct kunit *test)
 {
@@ -194,7 +204,7 @@ static void debugfs_test_remove_waits(struct kunit *test)
 
 	complete(&t->node.unblock);
 	wait_for_completion(&r.done);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->node.releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->node.releases));
 	KUNIT_EXPECT_EQ(test, -EIO, debugfs_test_call_read(file));
 	KUNIT_EXPECT_TRUE(test, IS_ERR(debugfs_test_open_file(t)));
 	__fput_sync(file);
@@ -248,7 +258,7 @@ static void debugfs_test_remove_waits_for_open(struct kunit *test)
 	kthread_stop_put(remover);
 }
 
-/* As relay's ->release may: the file removes itself. */
+/* A ->release that removes its own file. */
 static int debugfs_test_release_removing(struct inode *inode, struct file *file)
 {
 	debugfs_remove(file->f_path.dentry);
@@ -261,35 +271,121 @@ static const struct file_operations debugfs_test_removing_fops = {
 	.release	= debugfs_test_release_removing,
 };
 
-/*
- * Removing a directory runs the ->release of its files' open files once
- * the directories are unlocked: a ->release that removes debugfs files
- * does not deadlock.
- */
-static void debugfs_test_release_removes(struct kunit *test)
-{
-	struct debugfs_test_node *node;
-	struct dentry *dir, *dentry;
+struct debugfs_test_closer {
 	struct file *file;
+	bool revoke;		/* revoke(2) the file, else close it */
+	struct completion done;
+};
+
+static int debugfs_test_closer(void *data)
+{
+	struct debugfs_test_closer *c = data;
+
+	if (c->revoke)
+		debugfs_revoke_files(c->file->f_path.dentry);
+	else
+		__fput_sync(c->file);
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * A ->release that removes its own file, run by the file's last close or
+ * by revoke(2), returns: neither waits for the release in progress.
+ */
+static void debugfs_test_release_removes_itself(struct kunit *test)
+{
+	struct debugfs_test_closer c[2] = { {}, { .revoke = true } };
+	struct debugfs_test_node *node;
+	struct task_struct *closer;
+	struct dentry *dentry;
 	struct path path;
+	int i;
 
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
-	dir = debugfs_create_dir("debugfs_kunit_dir", NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(dir));
-	dentry = debugfs_create_file("removing", 0400, dir, node,
-				     &debugfs_test_removing_fops);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(dentry));
-	path.mnt = mntget(debugfs_mount);
-	path.dentry = dget(dentry);
-	file = dentry_open(&path, O_RDONLY, current_cred());
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		dentry = debugfs_create_file("removing", 0400, NULL, node,
+					     &debugfs_test_removing_fops);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(dentry));
+		path.mnt = mntget(debugfs_mount);
+		path.dentry = dget(dentry);
+		c[i].file = dentry_open(&path, O_RDONLY, current_cred());
+		path_put(&path);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(c[i].file));
+		init_completion(&c[i].done);
+
+		closer = debugfs_test_start(test, debugfs_test_closer, &c[i]);
+		KUNIT_ASSERT_NE_MSG(test, 0,
+				    wait_for_completion_timeout(&c[i].done,
+								5 * HZ),
+				    "%s deadlocked", c[i].revoke ? "revoke" :
+								  "close");
+		KUNIT_EXPECT_EQ(test, i + 1, atomic_read(&node->releases));
+		kthread_stop_put(closer);
+		if (c[i].revoke)
+			__fput_sync(c[i].file);
+		KUNIT_EXPECT_EQ(test, i + 1, atomic_read(&node->releases));
+	}
+}
+
+static DEFINE_MUTEX(debugfs_test_lock);
+
+/* A ->release that takes a lock its driver removes the file under. */
+static int debugfs_test_release_locking(struct inode *inode, struct file *file)
+{
+	mutex_lock(&debugfs_test_lock);
+	mutex_unlock(&debugfs_test_lock);
+	return debugfs_test_release(inode, file);
+}
+
+static const struct file_operations debugfs_test_locking_fops = {
+	.owner		= THIS_MODULE,
+	.open		= debugfs_test_open,
+	.release	= debugfs_test_release_locking,
+};
+
+static int debugfs_test_remover_locked(void *data)
+{
+	struct debugfs_test_remover *r = data;
+
+	mutex_lock(&debugfs_test_lock);
+	debugfs_remove(r->t->dentry);
+	mutex_unlock(&debugfs_test_lock);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * A driver that removes its file under a lock its ->release takes, with
+ * the file open, as drivers could in 6.12: the removal does not run the
+ * ->release, nor wait for one.
+ */
+static void debugfs_test_remove_under_release_lock(struct kunit *test)
+{
+	struct debugfs_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct debugfs_test_remover r = { .t = t };
+	struct task_struct *remover;
+	struct file *file;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->dentry = debugfs_create_file("locking", 0400, NULL, &t->node,
+					&debugfs_test_locking_fops);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->dentry));
+	t->path.mnt = mntget(debugfs_mount);
+	t->path.dentry = dget(t->dentry);
+	file = debugfs_test_open_file(t);
+	path_put(&t->path);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 
-	debugfs_remove(dir);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&node->releases));
+	init_completion(&r.done);
+	remover = debugfs_test_start(test, debugfs_test_remover_locked, &r);
+	KUNIT_ASSERT_NE_MSG(test, 0, wait_for_completion_timeout(&r.done, 5 * HZ),
+			    "the removal deadlocked");
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&t->node.releases));
+	kthread_stop_put(remover);
 	__fput_sync(file);
-	KUNIT_EXPECT_EQ(test, 1, atomic_read(&node->releases));
-	path_put(&path);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&t->node.releases));
 }
 
 /* Opens the file, reads it and closes it, until the file is gone. */
@@ -346,10 +442,11 @@ static void debugfs_test_remove_races_calls(struct kunit *test)
 }
 
 static struct kunit_case debugfs_test_cases[] = {
-	KUNIT_CASE(debugfs_test_open_revokable),
+	KUNIT_CASE(debugfs_test_open_proxy),
 	KUNIT_CASE(debugfs_test_remove_waits),
 	KUNIT_CASE(debugfs_test_remove_waits_for_open),
-	KUNIT_CASE(debugfs_test_release_removes),
+	KUNIT_CASE(debugfs_test_release_removes_itself),
+	KUNIT_CASE(debugfs_test_remove_under_release_lock),
 	KUNIT_CASE(debugfs_test_remove_races_calls),
 	{}
 };

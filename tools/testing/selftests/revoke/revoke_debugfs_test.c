@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs files on the revokable-file core.  The test device creates
- * /sys/kernel/debug/test_revoke/ and removes it on request; removing it
- * revokes the open files of its nodes: calls in flight are waited for,
- * blocked ones kicked or cancelled, new ones fail with -EIO, and each
- * ->release runs once, before the removal returns.  The files have every
- * method of their driver (->read_iter, ->splice_read, ->mmap), and
- * revoke(2) of a debugfs path revokes its files without removing it.
- * Every debugfs file of the kernel opens and reads through the core.
+ * The open files of removed and revoked debugfs files.  The test device
+ * creates /sys/kernel/debug/test_revoke/ and removes it on request:
+ * calls in flight are waited for, or cancelled, new ones fail with -EIO,
+ * pollers are woken, and each ->release runs once, at the file's last
+ * close, as in 6.12.  revoke(2) of the path of a debugfs_create_file()
+ * file releases its open files early without removing it.  The files have
+ * their driver's read methods (->read_iter, spliced), not its ->mmap.
+ * Every debugfs file of the kernel opens and reads.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -104,7 +104,7 @@ TEST_F(debugfs, calls_then_eio)
 	EXPECT_STREQ(buf, "abc");
 
 	ASSERT_EQ(remove_dir(self->ctl), 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
 	EXPECT_EQ(read(self->fd, buf, 1), -1);
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(write(self->fd, "x", 1), -1);
@@ -115,21 +115,8 @@ TEST_F(debugfs, calls_then_eio)
 	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(open(PIPE, O_RDWR), -1);
 	EXPECT_EQ(errno, ENOENT);
+	/* the last close releases, as it always did */
 	EXPECT_EQ(close(other), 0);
-	/* closing does not release again */
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
-}
-
-/* A reader asleep in the driver is kicked out, and reads -EIO. */
-TEST_F(debugfs, blocked_reader)
-{
-	struct waiter w;
-
-	waiter_start(&w, self->fd, wait_read);
-	ASSERT_EQ(remove_dir(self->ctl), 0);
-	ASSERT_TRUE(waiter_done(&w));
-	EXPECT_EQ(w.ret, -1);
-	EXPECT_EQ(w.err, EIO);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
 }
 
@@ -157,7 +144,7 @@ TEST_F(debugfs, cancellation)
 	ASSERT_TRUE(waiter_done(&w));
 	EXPECT_EQ(w.ret, -1);
 	EXPECT_EQ(w.err, ECANCELED);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
 }
 
 /* The removal waits for a call in flight that does not wake for it. */
@@ -178,7 +165,7 @@ TEST_F(debugfs, removal_waits_for_call)
 	EXPECT_EQ(call.ret, 0);
 	ASSERT_TRUE(waiter_done(&remover));
 	EXPECT_EQ(remover.ret, 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases);
 }
 
 /*
@@ -225,18 +212,15 @@ TEST_F(debugfs, read_iter_and_attribute)
 	EXPECT_EQ(close(pipefd[1]), 0);
 }
 
-/* The driver's mmap is called; the removal zaps the mapping. */
-TEST_F(debugfs, mmap)
+/*
+ * debugfs' proxy has no ->mmap, as before: a removed file's mappings need
+ * no zapping.
+ */
+TEST_F(debugfs, no_mmap)
 {
-	char *p = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, self->fd, 0);
-
-	ASSERT_NE(p, MAP_FAILED);
-	p[0] = 'd';
-	EXPECT_EQ(touch_signal(p), 0);
-	ASSERT_EQ(remove_dir(self->ctl), 0);
-	EXPECT_EQ(touch_signal(p), SIGBUS);
-	EXPECT_EQ(munmap(p, getpagesize()), 0);
+	EXPECT_EQ(mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0),
+		  MAP_FAILED);
+	EXPECT_EQ(errno, ENODEV);
 }
 
 /* Opens "pipe", calls it and closes it, until told to stop. */
@@ -280,7 +264,8 @@ TEST_F_TIMEOUT(debugfs, removal_races_opens, 150)
 
 /*
  * revoke(2) on a debugfs path revokes its open files; the file stays, and
- * opens afresh.
+ * opens afresh.  Not one open file alone, nor one opened O_REVOKABLE: the
+ * gate is the file's.
  */
 TEST_F(debugfs, revoke_path)
 {
@@ -288,6 +273,10 @@ TEST_F(debugfs, revoke_path)
 	char c;
 
 	ASSERT_GE(other, 0);
+	EXPECT_EQ(revoke_fd(other), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(open(PIPE, O_RDWR | O_REVOKABLE), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
 	ASSERT_EQ(revoke_path(PIPE), 0);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
 	EXPECT_EQ(read(self->fd, &c, 1), -1);
@@ -306,40 +295,19 @@ TEST_F(debugfs, revoke_path)
 }
 
 /*
- * A method revoking its own debugfs file and the others of its node, as a
- * "remove" file does: no deadlock, and lockdep is quiet.
+ * The open files of a debugfs_create_file_unsafe() file have their
+ * driver's methods, which the proxy does not gate: revoke(2) passes them
+ * by.
  */
-TEST_F(debugfs, self_revoke)
+TEST_F(debugfs, unsafe_file_is_not_revoked)
 {
-	int other = open(PIPE, O_RDWR);
-	char c;
+	int value = open(VALUE, O_RDONLY);
+	char buf[32] = "";
 
-	ASSERT_GE(other, 0);
-	EXPECT_EQ(ioctl(self->fd, TEST_REVOKE_SELF), 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
-	EXPECT_EQ(read(other, &c, 1), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(close(other), 0);
-}
-
-/*
- * A DEFINE_DEBUGFS_ATTRIBUTE file whose write removes its own directory,
- * from inside simple_attr_write(): the file's ->release, which frees the
- * attribute simple_attr_write() unlocks afterwards, runs as the write
- * leaves, not beneath it (KASAN on the debug kernel).
- */
-TEST_F(debugfs, attribute_removes_itself)
-{
-	int fd = open(REMOVE, O_WRONLY);
-
-	ASSERT_GE(fd, 0);
-	EXPECT_EQ(write(fd, "1", 1), 1);
-	EXPECT_EQ(access(PIPE, F_OK), -1);
-	EXPECT_EQ(write(fd, "1", 1), -1);
-	EXPECT_EQ(errno, EIO);
-	EXPECT_EQ(close(fd), 0);
-	/* "pipe", the fixture's, is released too. */
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
+	ASSERT_GE(value, 0);
+	EXPECT_EQ(revoke_path(VALUE), 0);
+	EXPECT_GT(read(value, buf, sizeof(buf) - 1), 0);
+	EXPECT_EQ(close(value), 0);
 }
 
 static int wait_block_pipe(struct waiter *w)
@@ -353,17 +321,18 @@ static int wait_revoke_pipe(struct waiter *w)
 }
 
 /*
- * Two revokers of one node's files: revoke(2) of "pipe", waiting for the
- * first file's call, and the removal of the directory.  The removal waits
- * for both files, also the one revoke(2) has not come to yet, and returns
- * only once both are released.
+ * revoke(2) of "pipe" and the removal of its directory together, while
+ * two calls of two files of it block: both wait for both calls, one of
+ * them killed, the other let go; revoke(2) then releases both files,
+ * which no call reaches after it.
  */
-TEST_F(debugfs, removal_waits_for_files_another_revoker_holds)
+TEST_F(debugfs, revoke_and_removal_wait_for_calls)
 {
 	struct waiter second, revoker, remover;
 	int other = open(PIPE, O_RDWR);
 	int status;
 	pid_t first;
+	char c;
 
 	ASSERT_GE(other, 0);
 	first = fork();
@@ -380,13 +349,17 @@ TEST_F(debugfs, removal_waits_for_files_another_revoker_holds)
 	ASSERT_EQ(kill(first, SIGKILL), 0);
 	ASSERT_EQ(waitpid(first, &status, 0), first);
 	EXPECT_FALSE(waiter_done(&remover));
+	EXPECT_FALSE(waiter_done(&revoker));
 
 	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
 	ASSERT_TRUE(waiter_done(&second));
 	ASSERT_TRUE(waiter_done(&remover));
 	EXPECT_EQ(remover.ret, 0);
-	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
 	ASSERT_TRUE(waiter_done(&revoker));
+	EXPECT_EQ(revoker.ret, 0);
+	EXPECT_EQ(test_revoke_param("releases"), self->releases + 2);
+	EXPECT_EQ(read(other, &c, 1), -1);
+	EXPECT_EQ(errno, EIO);
 	EXPECT_EQ(close(other), 0);
 }
 
