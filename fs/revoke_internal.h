@@ -11,7 +11,7 @@
  *   fs/revoke_syscall.c  revokeat() (CONFIG_REVOKE)
  *   fs/revoke_fops.c     the file_operations proxy
  *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
- *   fs/revoke_mmap.c     the vm_operations proxy, and zapping mappings
+ *   fs/revoke_mmap.c     mmap, and switching mappings off at revoke
  *
  * The words (gate, call, takedown, teardown, kick, domain, use, revoker)
  * are defined in Documentation/filesystems/revoke.rst, "Glossary".
@@ -261,12 +261,8 @@ void revoke_proxy_init(struct file_operations *proxy,
 /* fs/revoke_mmap.c */
 #ifdef CONFIG_MMU
 struct revoke_vm {
-	spinlock_t lock;		/* protects @real and @mms */
-	/* the driver's vm_ops, the same for every mapping of the file */
-	const struct vm_operations_struct *real;
-	/* vma->vm_ops of the file's mappings: @real's, through the gate */
-	struct vm_operations_struct proxy;
-	/* address spaces that may be mapping the file, see revoke_unmap() */
+	spinlock_t lock;		/* protects @mms */
+	/* address spaces with an mmap() of the file in flight */
 	struct list_head mms;
 };
 

@@ -5,6 +5,7 @@
  * mappings of the inode's other files keep working; mmap() of a revoked
  * file fails with ENODEV; the driver sees no call after its ->release.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -135,6 +136,59 @@ TEST(tmpfs_file)
 	close(fd);
 	close(plain);
 	unlink(path);
+}
+
+/*
+ * A mapping split by mprotect(), part of it moved by mremap(), and a
+ * child's copy of it made by fork(), all before the revoke: every piece
+ * of it raises SIGBUS afterwards, in both processes.
+ */
+TEST(split_moved_and_forked)
+{
+	char path[] = "/tmp/revoke_mmap.XXXXXX";
+	long page = getpagesize();
+	char *p, *moved;
+	int fd, status;
+	pid_t child;
+
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ftruncate(fd, 3 * page), 0);
+	close(fd);
+	fd = open(path, O_RDWR | O_REVOKABLE);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(p, MAP_FAILED);
+	ASSERT_EQ(mprotect(p + page, page, PROT_READ), 0);
+	/* A place of our own to move the last page to. */
+	moved = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(moved, MAP_FAILED);
+	moved = mremap(p + 2 * page, page, page, MREMAP_MAYMOVE | MREMAP_FIXED,
+		       moved);
+	ASSERT_NE(moved, MAP_FAILED);
+	moved[0] = 'm';
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		/* Wait for the parent's revoke, then touch the copies. */
+		while (access(path, F_OK) == 0)
+			usleep(1000);
+		_exit(touch_signal(p) == SIGBUS &&
+		      touch_signal(p + page) == SIGBUS &&
+		      touch_signal(moved) == SIGBUS ? 0 : 1);
+	}
+	ASSERT_EQ(revoke_path(path), 0);
+	EXPECT_EQ(touch_signal(p), SIGBUS);
+	EXPECT_EQ(touch_signal(p + page), SIGBUS);
+	EXPECT_EQ(touch_signal(moved), SIGBUS);
+	ASSERT_EQ(unlink(path), 0);
+	ASSERT_EQ(waitpid(child, &status, 0), child);
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+	munmap(p, 2 * page);
+	munmap(moved, page);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
