@@ -2,11 +2,12 @@
 /*
  * Revokable files.
  *
- * A file made revokable when it is opened (O_REVOKABLE, FOP_REVOKABLE, or
- * its ->open calling revoke_file_install()) gets a struct revokable_file.
- * It holds a copy of the file's file_operations, the proxy, installed as
- * file->f_op before the file is visible: every proxy method enters the
- * file's gate, calls the driver's method and leaves.  Revoking closes the
+ * A file made revokable when it is opened (its ->open calls
+ * revoke_file_install(), for O_REVOKABLE or always) gets a struct
+ * revokable_file, which file->f_revoke_gate points into, and its f_op
+ * becomes the const proxy of its methods that its driver defines beside
+ * them, before the file is visible: every proxy method enters the file's
+ * gate, calls the driver's method and leaves.  Revoking closes the
  * gate, waits for the calls in flight, tears down what outlives calls and
  * runs the driver's ->release, once, early.  Files that are not revokable
  * never get here.
@@ -38,10 +39,7 @@
 
 #include "revoke_internal.h"
 
-/*
- * The state of each revokable file: a little over 512 bytes, most of it
- * the proxy's methods, so a cache of its own, not kmalloc's 1024 bytes.
- */
+/* The state of each revokable file, in a cache of its own. */
 static struct kmem_cache *revokable_file_cachep __ro_after_init;
 
 static int __init revoke_init(void)
@@ -64,22 +62,28 @@ void revoke_put(struct revokable_file *rf)
  * revoke_file_install - make a file being opened revokable
  * @file: the file, in its ->open, not visible to anyone yet
  * @domain: the domain to put it in, or NULL for its inode's domain
+ * @proxy: the proxy of @file's methods: const, defined beside them (in
+ *	the same module), with the core's method for each of theirs, as
+ *	revoke_proxy_check() wants it
  *
- * Gives @file the revokable state and installs the proxy methods as
- * file->f_op.  A filesystem whose methods have FOP_REVOKE_BY_OPEN calls
- * it last in ->open, inside revoke_domain_enter(); if it fails, ->open
- * releases what the driver's open took and fails.  The VFS calls it for
- * the files that opted in, see revoke_file_open().
+ * Gives @file the revokable state and makes @proxy its f_op.  The ->open
+ * of methods with FOP_REVOKE_BY_OPEN, or of a regular file of an
+ * FS_REVOKABLE filesystem opened with O_REVOKABLE, calls it last, inside
+ * revoke_domain_enter() if it has a domain; if it fails, ->open releases
+ * what it took and fails.
  *
  * Context: Process context; may sleep.
- * Return: 0; -ENOMEM; -ENOENT if @domain was removed.
+ * Return: 0; -ENOMEM; -ENOENT if @domain was removed; -EINVAL if @proxy
+ * does not match @file's methods.
  */
-int revoke_file_install(struct file *file, struct revoke_domain *domain)
+int revoke_file_install(struct file *file, struct revoke_domain *domain,
+			const struct file_operations *proxy)
 {
 	struct revokable_file *rf;
 	int err;
 
-	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE))
+	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE) ||
+	    WARN_ON_ONCE(!revoke_proxy_check(proxy, file->f_op)))
 		return -EINVAL;
 	rf = kmem_cache_alloc(revokable_file_cachep, GFP_KERNEL);
 	if (!rf)
@@ -100,8 +104,8 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	INIT_LIST_HEAD(&rf->cancellations);
 	spin_lock_init(&rf->callers_lock);
 	INIT_LIST_HEAD(&rf->callers);
-	revoke_proxy_init(&rf->gate.proxy, rf->real);
-	file->f_op = &rf->gate.proxy;
+	file->f_revoke_gate = &rf->gate;
+	file->f_op = proxy;
 	file->f_mode |= FMODE_REVOKABLE;
 
 	/* Sets what comes from the domain: kick, dep_map, seq. */
@@ -109,6 +113,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 	if (err) {
 		file->f_mode &= ~FMODE_REVOKABLE;
 		file->f_op = rf->real;
+		file->f_revoke_gate = NULL;
 		kmem_cache_free(revokable_file_cachep, rf);
 	}
 	return err;
@@ -116,43 +121,45 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain)
 EXPORT_SYMBOL_GPL(revoke_file_install);
 
 /*
- * Revokability is opt-in: the core gates the files whose methods say so
- * (FOP_REVOKABLE), and the regular files of a filesystem that says so
- * (FS_REVOKABLE: tmpfs) when they are opened with O_REVOKABLE; a
- * filesystem whose ->open installs a gate itself (FOP_REVOKE_BY_OPEN) has
- * done so by now, or refused O_REVOKABLE.  Every other file fails
- * O_REVOKABLE: nothing in the kernel has to know how to reach such a file
- * around its gate.
- */
-static bool revoke_core_gates(const struct file *file)
-{
-	const struct inode *inode = file_inode(file);
-
-	return (file->f_op->fop_flags & FOP_REVOKABLE) ||
-	       (S_ISREG(inode->i_mode) &&
-		(inode->i_sb->s_type->fs_flags & FS_REVOKABLE));
-}
-
-/*
- * do_dentry_open(), after a successful ->open of a file that asked to be
- * revokable, with FMODE_OPENED set.  If the file cannot be revokable (a
- * multiplexer's ->open handed it to methods that did not opt in), the open
- * fails, and the final fput() of the file releases its driver as for any
- * opened file: ->release, and the chrdev's and module's references.
+ * do_dentry_open(), after a successful ->open of a file opened with
+ * O_REVOKABLE, with FMODE_OPENED set.  Revokability is opt-in, and the
+ * ->open of the methods that opted in has made the file revokable by now,
+ * with the core's gate or its filesystem's (FOP_REVOKE_BY_OPEN: kernfs), or
+ * refused.  If it did not (an FS_REVOKABLE filesystem's regular file whose
+ * ->open did not install, a multiplexer's ->open that handed the file to
+ * methods that did not opt in), the open fails, and the final fput() of
+ * the file releases its driver as for any opened file: ->release, and the
+ * chrdev's and module's references.  Nothing in the kernel has to know how
+ * to reach a file that did not opt in around its gate.
  */
 int revoke_file_open(struct file *file)
 {
 	if (file->f_mode & FMODE_REVOKABLE)
 		return 0;
-	/* Its ->open gated it in the filesystem's own state (kernfs). */
-	if (file->f_op->fop_flags & FOP_REVOKE_BY_OPEN)
+	/* Gated in the filesystem's own state, which revokes it (kernfs). */
+	if ((file->f_op->fop_flags & FOP_REVOKE_BY_OPEN) &&
+	    file_inode(file)->i_sb->s_op->revoke)
 		return 0;
-	if (!revoke_core_gates(file))
-		return -EOPNOTSUPP;
-	/* Without revoke(2) nothing could revoke it: it is not gated. */
-	if (!IS_ENABLED(CONFIG_REVOKE))
-		return 0;
-	return revoke_file_install(file, NULL);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * do_dentry_open(), when an ->open that made the file revokable fails
+ * afterwards, against the rule that it installs last: undo it, as
+ * revoke_file_install() undoes itself, so that the open's cleanup puts the
+ * driver's methods and no domain keeps a file that is freed.  A revoker
+ * that found the file meanwhile holds it and the state, and may release
+ * the driver once more: that is the broken ->open's to answer for.
+ */
+void revoke_file_abort(struct file *file)
+{
+	struct revokable_file *rf = file_revokable(file);
+
+	revoke_domain_del(rf);
+	file->f_mode &= ~FMODE_REVOKABLE;
+	file->f_op = rf->real;
+	file->f_revoke_gate = NULL;
+	revoke_put(rf);
 }
 
 /*
@@ -323,7 +330,7 @@ bool revoke_in_call(struct revokable_file *rf)
  * fput() of a file that was not revoked.  The first to set REVOKE_RELEASED
  * calls ->release; a revoker that lost waits for REVOKE_DONE, so that when
  * revoke returns the driver's ->release has run, exactly once.  A final
- * fput() that loses waits for the revoker to be done (revoke_release()),
+ * fput() that loses waits for the revoker to be done (revoke_fop_release()),
  * which only one that could not hold the file can make it do
  * (revoke_unpinned()).
  */
@@ -337,7 +344,6 @@ static void revoke_release_driver(struct revokable_file *rf)
 		rf->real->fasync(-1, file, 0);
 	if (rf->real->release)
 		rf->real->release(file_inode(file), file);
-	module_put(rf->real->owner);
 }
 
 /*
@@ -371,20 +377,33 @@ static void revoke_remove_locks(struct revokable_file *rf)
 	WRITE_ONCE(rf->teardown, NULL);
 }
 
-static void revoke_teardown(struct revokable_file *rf)
+/* 0, or -EINTR: killed, the rest is the next revoker's or __fput()'s. */
+static int revoke_teardown(struct revokable_file *rf, bool killable)
 {
-	revoke_unmap(rf);
+	int err = revoke_unmap(rf, killable);
+
+	if (err)
+		return err;
 	revoke_remove_locks(rf);
+	return 0;
 }
 
-/*
- * Final fput() of a revokable file: ->release of the proxy.  __fput() reads
- * file->f_op once more after it (fops_put()), so f_op is pointed away from
- * the proxy before the state that holds it may go.
+/**
+ * revoke_fop_release - the proxy's ->release
+ * @inode: the file's inode
+ * @file: the file, at its final fput()
+ *
+ * Releases the driver unless a revoker did, and frees the state.  __fput()
+ * reads file->f_op once more after it (fops_put()), so f_op is pointed away
+ * from the proxy, which is in the driver's module, before the state puts
+ * that module: a revoked file holds it until it is closed.
+ *
+ * Return: 0.
  */
-int revoke_release(struct inode *inode, struct file *file)
+int revoke_fop_release(struct inode *inode, struct file *file)
 {
 	struct revokable_file *rf = file_revokable(file);
+	struct module *owner = rf->real->owner;
 
 	/*
 	 * A revoker that claimed the release could not hold the file
@@ -406,9 +425,14 @@ released:
 	revoke_done(rf);
 	/* Out of the domain first: ->release may free it (kernfs'). */
 	file->f_op = &revoke_released_fops;
+	/* No state to reach any more: file_revoked() is false, as for a plain file. */
+	file->f_mode &= ~FMODE_REVOKABLE;
+	file->f_revoke_gate = NULL;
 	revoke_put(rf);
+	module_put(owner);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(revoke_fop_release);
 
 /*
  * Give the claim on the release back: a killed revoker leaves it to the
@@ -451,9 +475,9 @@ static int revoke_claim(struct revokable_file *rf, bool killable)
 static int revoke_finish(struct revokable_file *rf, bool killable)
 {
 	/* Takedowns that came before the claim, see revoke_enter_takedown(). */
-	if (revoke_wait(rf, revoke_no_calls, killable))
+	if (revoke_wait(rf, revoke_no_calls, killable) ||
+	    revoke_teardown(rf, killable))
 		return revoke_unclaim(rf);
-	revoke_teardown(rf);
 	revoke_release_driver(rf);
 	revoke_domain_del(rf);
 	revoke_done(rf);
@@ -710,7 +734,7 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 
 /*
  * Revoke a file in its final fput(), which the caller cannot hold: claim
- * its release first, so that __fput(), in revoke_release(), waits for this
+ * its release first, so that __fput(), in revoke_fop_release(), waits for this
  * revoker and the file stays until it is done; if __fput() or another
  * revoker claimed it, wait for them.  No call can reach it but __fput()'s
  * own takedowns (epoll, aio, io_uring, splice and mappings hold the file).

@@ -2,14 +2,15 @@
 /*
  * Revokable files: the file_operations proxy.
  *
- * A revokable file's f_op is its proxy, a copy of the driver's methods in
- * which each method enters the file's gate, calls the driver's method and
- * leaves.  Most methods have that one shape and are made by REVOKE_PROXY()
+ * A revokable file's f_op is its proxy: a const table its driver defines
+ * beside its methods, with the core's method here for each of them, which
+ * enters the file's gate, calls the driver's method and leaves.  Most
+ * methods have that one shape and are made by REVOKE_PROXY()
  * (revoke_internal.h) from a list here; the takedowns have a macro of
  * their own, and the methods that take two files are written out.
- * revoke_proxy_init() fills the proxy of a file being opened.  The gate
- * is in revoke_internal.h and fs/revoke.c, poll forwarding in
- * fs/revoke_poll.c, the mmap proxy in fs/revoke_mmap.c.
+ * revoke_proxy_check() tells whether a table is the proxy of a driver's
+ * methods.  The gate is in revoke_internal.h and fs/revoke.c, poll
+ * forwarding in fs/revoke_poll.c, ->mmap in fs/revoke_mmap.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
@@ -24,8 +25,8 @@
 
 /* REVOKE_PROXY(), for a method that returns nothing. */
 #define REVOKE_PROXY_VOID(name, rf_of, method, proto, args)		\
-static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
-					  int calls, proto)		\
+static noinline void revoke_fop_##name##_busy(struct revokable_file *rf, \
+					      int calls, proto)		\
 {									\
 	struct revoke_call call;					\
 									\
@@ -35,19 +36,20 @@ static noinline void revoke_##name##_busy(struct revokable_file *rf,	\
 	revoke_leave_busy(&rf->gate, &call);				\
 }									\
 									\
-static void revoke_##name(proto)					\
+void revoke_fop_##name(proto)						\
 {									\
 	struct revokable_file *rf = rf_of;				\
 	int calls = atomic_fetch_inc(&rf->gate.active);			\
 									\
 	if (unlikely(calls)) {						\
-		revoke_##name##_busy(rf, calls, args);			\
+		revoke_fop_##name##_busy(rf, calls, args);		\
 		return;							\
 	}								\
 	revoke_gate_enter_idle(&rf->gate);				\
 	method(args);							\
 	revoke_gate_leave_idle(&rf->gate);				\
-}
+}									\
+EXPORT_SYMBOL_GPL(revoke_fop_##name)
 
 REVOKE_PROXY(loff_t, llseek, file_revokable(file), rf->results->llseek,
 	     rf->real->llseek,
@@ -179,7 +181,7 @@ static void revoke_leave_takedown(struct revokable_file *rf,
  * its argument @file.
  */
 #define REVOKE_PROXY_TAKEDOWN(name, takedown, refused, method, proto, args) \
-static int revoke_##name(proto)						\
+int revoke_fop_##name(proto)						\
 {									\
 	struct revokable_file *rf = file_revokable(file);		\
 	struct revoke_call call __uninitialized;			\
@@ -192,7 +194,8 @@ static int revoke_##name(proto)						\
 	ret = method(args);						\
 	revoke_leave_takedown(rf, &call, entry);			\
 	return ret;							\
-}
+}									\
+EXPORT_SYMBOL_GPL(revoke_fop_##name)
 
 /*
  * The driver's fasync_helper() sets and clears FASYNC, not F_SETFL
@@ -258,6 +261,15 @@ REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
 	     ARGS(file));
 #endif
 
+#ifndef CONFIG_MMU
+/* Without an MMU a driver's mapping would outlive revoke. */
+int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return -ENODEV;
+}
+EXPORT_SYMBOL_GPL(revoke_fop_mmap);
+#endif
+
 /*
  * The methods that take two files (copy, clone, dedupe) enter both gates,
  * in the order of their arguments; a NULL state is a file that is not
@@ -289,14 +301,25 @@ static void revoke_leave_both(struct revokable_file *in,
 		revoke_leave(in, call_in);
 }
 
-/*
+/**
+ * revoke_fop_copy_file_range - the proxy's ->copy_file_range
+ * @file_in: the file copied from
+ * @pos_in: where in @file_in
+ * @file_out: the file copied to
+ * @pos_out: where in @file_out
+ * @len: how many bytes
+ * @flags: the copy's flags
+ *
  * The VFS calls copy_file_range only when both files have the same method.
  * Every proxy has the same one, so compare the drivers' methods here, once
  * both gates are held (a revoked driver may be gone).
+ *
+ * Return: the driver's result; -EXDEV if the drivers' methods differ;
+ * what a revoked file returns if either is revoked.
  */
-static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
-				      struct file *file_out, loff_t pos_out,
-				      size_t len, unsigned int flags)
+ssize_t revoke_fop_copy_file_range(struct file *file_in, loff_t pos_in,
+				   struct file *file_out, loff_t pos_out,
+				   size_t len, unsigned int flags)
 {
 	struct revokable_file *in = file_revokable(file_in);
 	struct revokable_file *out = file_revokable(file_out);
@@ -313,11 +336,25 @@ static ssize_t revoke_copy_file_range(struct file *file_in, loff_t pos_in,
 	revoke_leave_both(in, &call_in, out, &call_out);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(revoke_fop_copy_file_range);
 
-/* Called through either file; the other may be an ordinary one. */
-static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
-				      struct file *file_out, loff_t pos_out,
-				      loff_t len, unsigned int remap_flags)
+/**
+ * revoke_fop_remap_file_range - the proxy's ->remap_file_range
+ * @file_in: the source file
+ * @pos_in: where in @file_in
+ * @file_out: the destination file
+ * @pos_out: where in @file_out
+ * @len: how many bytes
+ * @remap_flags: REMAP_FILE_*
+ *
+ * Called through either file; the other may be an ordinary one.
+ *
+ * Return: the driver's result; -EXDEV if both are revokable with different
+ * methods; what a revoked file returns if either is revoked.
+ */
+loff_t revoke_fop_remap_file_range(struct file *file_in, loff_t pos_in,
+				   struct file *file_out, loff_t pos_out,
+				   loff_t len, unsigned int remap_flags)
 {
 	struct revokable_file *in = file_revokable_or_null(file_in);
 	struct revokable_file *out = file_revokable_or_null(file_out);
@@ -337,6 +374,7 @@ static loff_t revoke_remap_file_range(struct file *file_in, loff_t pos_in,
 	revoke_leave_both(in, &call_in, out, &call_out);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(revoke_fop_remap_file_range);
 
 REVOKE_PROXY(int, fadvise, file_revokable(file), rf->results->error,
 	     rf->real->fadvise,
@@ -359,7 +397,7 @@ revoke_splice_read_method(const struct file_operations *real)
 {
 	if (real->splice_read == copy_splice_read)
 		return copy_splice_read;
-	return real->splice_read ? revoke_splice_read : NULL;
+	return real->splice_read ? revoke_fop_splice_read : NULL;
 }
 
 static typeof_member(struct file_operations, splice_write)
@@ -367,16 +405,17 @@ revoke_splice_write_method(const struct file_operations *real)
 {
 	if (real->splice_write == iter_file_splice_write)
 		return iter_file_splice_write;
-	return real->splice_write ? revoke_splice_write : NULL;
+	return real->splice_write ? revoke_fop_splice_write : NULL;
 }
 
 /*
- * Fill @proxy with a method for each method @real has, and only those, so
- * that the VFS decides as it would for @real (FMODE_CAN_READ, FMODE_LSEEK,
- * splice, ...).  ->open has run already.  ->check_flags takes no file and
- * only validates flags; it is copied as is (only NFS has one, and the
- * file's mount pins its module).  ->owner stays NULL: the module reference
- * is the state's, dropped when the driver is released.
+ * The proxy of @real: a method of the core's for each method @real has,
+ * and only those, so that the VFS decides as it would for @real
+ * (FMODE_CAN_READ, FMODE_LSEEK, splice, ...).  ->open has run already.
+ * ->check_flags takes no file and only validates flags; it is @real's (only
+ * NFS has one, and the file's mount pins its module).  ->owner is NULL:
+ * the state holds @real's module, which the proxy is in, until the final
+ * fput(), when f_op no longer points at the proxy.
  *
  * ->iopoll and ->uring_cmd_iopoll are left out, so io_uring refuses polled
  * I/O on a revokable file (-EOPNOTSUPP at submission).  A polled request
@@ -385,41 +424,67 @@ revoke_splice_write_method(const struct file_operations *real)
  * file with polled I/O queued nor let the ring reap it afterwards (a ring
  * exiting then spins in io_iopoll_try_reap_events() for ever).
  */
-void revoke_proxy_init(struct file_operations *proxy,
-		       const struct file_operations *real)
+static void revoke_proxy_fill(struct file_operations *proxy,
+			      const struct file_operations *real)
 {
-	*proxy = (struct file_operations) {
-		.fop_flags	= real->fop_flags,
-		.release	= revoke_release,
-		.check_flags	= real->check_flags,
-	};
-	proxy->llseek = real->llseek ? revoke_llseek : NULL;
-	proxy->read = real->read ? revoke_read : NULL;
-	proxy->write = real->write ? revoke_write : NULL;
-	proxy->read_iter = real->read_iter ? revoke_read_iter : NULL;
-	proxy->write_iter = real->write_iter ? revoke_write_iter : NULL;
-	proxy->iterate_shared = real->iterate_shared ? revoke_iterate_shared : NULL;
-	proxy->poll = real->poll ? revoke_poll : NULL;
-	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_unlocked_ioctl : NULL;
-	proxy->compat_ioctl = real->compat_ioctl ? revoke_compat_ioctl : NULL;
-	proxy->mmap = real->mmap ? revoke_mmap : NULL;
-	proxy->flush = real->flush ? revoke_flush : NULL;
-	proxy->fsync = real->fsync ? revoke_fsync : NULL;
-	proxy->fasync = real->fasync ? revoke_fasync : NULL;
-	proxy->lock = real->lock ? revoke_lock : NULL;
-	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_get_unmapped_area : NULL;
-	proxy->flock = real->flock ? revoke_flock : NULL;
+	/* Padding too: revoke_proxy_check() compares the bytes. */
+	memset(proxy, 0, sizeof(*proxy));
+	proxy->fop_flags = real->fop_flags;
+	proxy->release = revoke_fop_release;
+	proxy->check_flags = real->check_flags;
+	proxy->llseek = real->llseek ? revoke_fop_llseek : NULL;
+	proxy->read = real->read ? revoke_fop_read : NULL;
+	proxy->write = real->write ? revoke_fop_write : NULL;
+	proxy->read_iter = real->read_iter ? revoke_fop_read_iter : NULL;
+	proxy->write_iter = real->write_iter ? revoke_fop_write_iter : NULL;
+	proxy->iterate_shared = real->iterate_shared ? revoke_fop_iterate_shared : NULL;
+	proxy->poll = real->poll ? revoke_fop_poll : NULL;
+	proxy->unlocked_ioctl = real->unlocked_ioctl ? revoke_fop_unlocked_ioctl : NULL;
+	proxy->compat_ioctl = real->compat_ioctl ? revoke_fop_compat_ioctl : NULL;
+	proxy->mmap = real->mmap ? revoke_fop_mmap : NULL;
+	proxy->flush = real->flush ? revoke_fop_flush : NULL;
+	proxy->fsync = real->fsync ? revoke_fop_fsync : NULL;
+	proxy->fasync = real->fasync ? revoke_fop_fasync : NULL;
+	proxy->lock = real->lock ? revoke_fop_lock : NULL;
+	proxy->get_unmapped_area = real->get_unmapped_area ? revoke_fop_get_unmapped_area : NULL;
+	proxy->flock = real->flock ? revoke_fop_flock : NULL;
 	proxy->splice_write = revoke_splice_write_method(real);
 	proxy->splice_read = revoke_splice_read_method(real);
-	proxy->splice_eof = real->splice_eof ? revoke_splice_eof : NULL;
-	proxy->setlease = real->setlease ? revoke_setlease : NULL;
-	proxy->fallocate = real->fallocate ? revoke_fallocate : NULL;
-	proxy->show_fdinfo = real->show_fdinfo ? revoke_show_fdinfo : NULL;
+	proxy->splice_eof = real->splice_eof ? revoke_fop_splice_eof : NULL;
+	proxy->setlease = real->setlease ? revoke_fop_setlease : NULL;
+	proxy->fallocate = real->fallocate ? revoke_fop_fallocate : NULL;
+	proxy->show_fdinfo = real->show_fdinfo ? revoke_fop_show_fdinfo : NULL;
 #ifndef CONFIG_MMU
-	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_mmap_capabilities : NULL;
+	proxy->mmap_capabilities = real->mmap_capabilities ? revoke_fop_mmap_capabilities : NULL;
 #endif
-	proxy->copy_file_range = real->copy_file_range ? revoke_copy_file_range : NULL;
-	proxy->remap_file_range = real->remap_file_range ? revoke_remap_file_range : NULL;
-	proxy->fadvise = real->fadvise ? revoke_fadvise : NULL;
-	proxy->uring_cmd = real->uring_cmd ? revoke_uring_cmd : NULL;
+	proxy->copy_file_range = real->copy_file_range ? revoke_fop_copy_file_range : NULL;
+	proxy->remap_file_range = real->remap_file_range ? revoke_fop_remap_file_range : NULL;
+	proxy->fadvise = real->fadvise ? revoke_fop_fadvise : NULL;
+	proxy->uring_cmd = real->uring_cmd ? revoke_fop_uring_cmd : NULL;
+}
+
+/**
+ * revoke_proxy_check - is this the proxy of these methods?
+ * @proxy: a const proxy, defined beside @real
+ * @real: the methods of a driver or filesystem that opted in
+ *
+ * A proxy is written out by hand, as a const table beside the methods it
+ * stands for: for each method of @real, the core's method of that name
+ * (revoke_fop_read_iter() for ->read_iter, ...), except that the generic
+ * copy_splice_read() and iter_file_splice_write() stay as they are; NULL
+ * where @real has none, and for ->iopoll and ->uring_cmd_iopoll; @real's
+ * ->fop_flags and ->check_flags; ->release is revoke_fop_release(), and
+ * ->owner is NULL.  revoke_file_install() refuses any other table, so a
+ * method added to @real and not to @proxy fails every revokable open of
+ * it, at once.
+ *
+ * Return: true if @proxy is exactly that.
+ */
+bool revoke_proxy_check(const struct file_operations *proxy,
+			const struct file_operations *real)
+{
+	struct file_operations want;
+
+	revoke_proxy_fill(&want, real);
+	return !memcmp(&want, proxy, sizeof(want));
 }

@@ -3,7 +3,7 @@
  * Revokable files: the domains of inodes, for revoke(2).
  *
  * The files made revokable by their opener (O_REVOKABLE) or by their
- * driver's methods (FOP_REVOKABLE) are revoked together by inode: each is
+ * driver's ->open (the test device) are revoked together by inode: each is
  * in its inode's domain, kept here, and revoke_inode() revokes them, with
  * those a filesystem keeps in domains of its own.  Built with
  * CONFIG_REVOKE, as revokeat() and O_REVOKABLE are.
@@ -92,8 +92,8 @@ void revoke_inode_domain_put(struct revoke_inode_domain *id)
  * revoke_inode - revoke every revokable open file of an inode
  * @inode: the inode; the caller holds a reference to a dentry of it
  *
- * Revokes the files opened with O_REVOKABLE or through FOP_REVOKABLE
- * methods, which are in the inode's own domain, and has its filesystem's
+ * Revokes the files opened with O_REVOKABLE or made revokable by their
+ * driver's ->open, which are in the inode's own domain, and has its filesystem's
  * super_operations->revoke() revoke those it put in domains of its own.
  * Files that are not revokable are untouched.
  *

@@ -53,11 +53,11 @@ struct revoke_vm;
 
 /*
  * The state of one revokable file.  Allocated at open, freed at the final
- * fput() (revoke_release()), or later, when the last revoker looking at it
+ * fput() (revoke_fop_release()), or later, when the last revoker looking at it
  * lets go.  Nothing else holds it: no worker, no timer.
  */
 struct revokable_file {
-	/* the counter of calls, the idle caller, file->f_op */
+	/* the counter of calls and the idle caller: file->f_revoke_gate */
 	struct revoke_gate gate;
 	/* gate.caller's calls nested in that one; only it changes this */
 	unsigned int caller_nested;
@@ -172,15 +172,24 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
  * call that finds the file idle runs inline; any other, refused or finding
  * calls in flight, is handed whole to a twin out of line (a tail call), so
  * that the common path keeps nothing alive across the driver's method but
- * the state.  The takedowns have a macro of their own, in fs/revoke_fops.c;
- * methods of other shapes are written out.
+ * the state; so is leaving a file revoked meanwhile, with the driver's
+ * result, so that the common path keeps no stack slot for it either.  The
+ * takedowns have a macro of their own, in fs/revoke_fops.c; methods of
+ * other shapes are written out.
  */
 #define PROTO(args...)	args
 #define ARGS(args...)	args
 
 #define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\
-static noinline ret_t revoke_##name##_busy(struct revokable_file *rf,	\
-					  int calls, proto)		\
+static noinline ret_t revoke_fop_##name##_dead(struct revoke_gate *gate,	\
+					      ret_t ret)		\
+{									\
+	revoke_left_dead(gate);						\
+	return ret;							\
+}									\
+									\
+static noinline ret_t revoke_fop_##name##_busy(struct revokable_file *rf, \
+					      int calls, proto)		\
 {									\
 	struct revoke_call call;					\
 	ret_t ret;							\
@@ -192,23 +201,24 @@ static noinline ret_t revoke_##name##_busy(struct revokable_file *rf,	\
 	return ret;							\
 }									\
 									\
-static ret_t revoke_##name(proto)					\
+ret_t revoke_fop_##name(proto)						\
 {									\
 	struct revokable_file *rf = rf_of;				\
 	int calls = atomic_fetch_inc(&rf->gate.active);			\
 	ret_t ret;							\
 									\
 	if (unlikely(calls))						\
-		return revoke_##name##_busy(rf, calls, args);		\
+		return revoke_fop_##name##_busy(rf, calls, args);	\
 	revoke_gate_enter_idle(&rf->gate);				\
 	ret = method(args);						\
-	revoke_gate_leave_idle(&rf->gate);				\
+	if (__revoke_gate_leave_idle(&rf->gate))			\
+		return revoke_fop_##name##_dead(&rf->gate, ret);	\
 	return ret;							\
-}
+}									\
+EXPORT_SYMBOL_GPL(revoke_fop_##name)
 
 /* fs/revoke.c: the state, revoking one file */
 void revoke_put(struct revokable_file *rf);
-int revoke_release(struct inode *inode, struct file *file);
 bool revoke_in_call(struct revokable_file *rf);
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable);
@@ -224,8 +234,8 @@ bool revoke_in_domain_call(struct revoke_domain *d);
 int __revoke_domain_files(struct revoke_domain *d, bool killable);
 
 /*
- * fs/revoke_inode.c.  The domain of an inode's O_REVOKABLE and
- * FOP_REVOKABLE files, for revoke(2).
+ * fs/revoke_inode.c.  The domain of an inode's files that the core gates,
+ * for revoke(2).
  */
 struct revoke_inode_domain {
 	struct rhash_head hash;
@@ -254,9 +264,9 @@ static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)
 }
 #endif
 
-/* fs/revoke_fops.c */
-void revoke_proxy_init(struct file_operations *proxy,
-		       const struct file_operations *real);
+/* fs/revoke_fops.c; the proxy methods are declared in <linux/revoke.h> */
+bool revoke_proxy_check(const struct file_operations *proxy,
+			const struct file_operations *real);
 
 /* fs/revoke_mmap.c */
 #ifdef CONFIG_MMU
@@ -266,20 +276,15 @@ struct revoke_vm {
 	struct list_head mms;
 };
 
-int revoke_mmap(struct file *file, struct vm_area_struct *vma);
-void revoke_unmap(struct revokable_file *rf);
+int revoke_unmap(struct revokable_file *rf, bool killable);
 void revoke_vm_free(struct revoke_vm *vm);
 #if IS_ENABLED(CONFIG_KUNIT)
 int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm);
 #endif
-#else /* !CONFIG_MMU: the driver's mapping would outlive revoke */
-static inline int revoke_mmap(struct file *file, struct vm_area_struct *vma)
+#else /* !CONFIG_MMU: no mapping to switch; revoke_fop_mmap() refuses */
+static inline int revoke_unmap(struct revokable_file *rf, bool killable)
 {
-	return -ENODEV;
-}
-
-static inline void revoke_unmap(struct revokable_file *rf)
-{
+	return 0;
 }
 
 static inline void revoke_vm_free(struct revoke_vm *vm)

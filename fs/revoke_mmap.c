@@ -117,7 +117,9 @@ static int revoke_vm_check(struct revokable_file *rf,
 {
 	const struct vm_operations_struct *ops = vma->vm_ops;
 
-	if (vma_is_anonymous(vma) ||
+	/* Not device memory behind empty vm_ops: see revoke_unmap_mm(). */
+	if ((vma_is_anonymous(vma) &&
+	     !(vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO))) ||
 	    (vma->vm_file != rf->file && vma_is_anon_shmem(vma)))
 		return 0;
 	if (vma->vm_file == rf->file && revoke_vm_ops_switchable(ops))
@@ -127,7 +129,18 @@ static int revoke_vm_check(struct revokable_file *rf,
 	return -ENODEV;
 }
 
-int revoke_mmap(struct file *file, struct vm_area_struct *vma)
+/**
+ * revoke_fop_mmap - the proxy's ->mmap
+ * @file: the revokable file
+ * @vma: the mapping being made
+ *
+ * Calls the driver's ->mmap through the gate, then keeps the mapping only
+ * if revoke can switch it off later: see revoke_vm_check().
+ *
+ * Return: the driver's result; -ENODEV if the mapping cannot be switched
+ * off, or if @file is revoked (unless its domain says otherwise).
+ */
+int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct revokable_file *rf = file_revokable(file);
 	struct revoke_call call __uninitialized;
@@ -146,19 +159,29 @@ int revoke_mmap(struct file *file, struct vm_area_struct *vma)
 	revoke_leave(rf, &call);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(revoke_fop_mmap);
 
 /*
  * Switch the mappings of the revoked file, and only its own (other files
  * of the inode keep theirs), in @mm to revoke_dead_vm_ops, and zap them.
+ * 0, or -EINTR if @killable and the revoker is killed waiting for @mm.
+ * Waiting for a fault in flight under the VMA's lock is not killable.
  */
-static void revoke_unmap_mm(struct revokable_file *rf, struct mm_struct *mm)
+static int revoke_unmap_mm(struct revokable_file *rf, struct mm_struct *mm,
+			   bool killable)
 {
 	struct vm_area_struct *vma;
 
 	VMA_ITERATOR(vmi, mm, 0);
 
-	mmap_write_lock(mm);
+	if (!killable)
+		mmap_write_lock(mm);
+	else if (mmap_write_lock_killable(mm))
+		return -EINTR;
 	for_each_vma(vmi, vma) {
+		/* What follows in a failed fork()'s copy is not its own. */
+		if (unlikely(xa_is_zero(vma)))
+			break;
 		if (vma->vm_file != rf->file || vma_is_anonymous(vma) ||
 		    vma->vm_ops == &revoke_dead_vm_ops)
 			continue;
@@ -168,6 +191,7 @@ static void revoke_unmap_mm(struct revokable_file *rf, struct mm_struct *mm)
 		zap_vma_pages(vma);
 	}
 	mmap_write_unlock(mm);
+	return 0;
 }
 
 /*
@@ -202,24 +226,31 @@ static struct mm_struct *revoke_next_mm(struct revokable_file *rf)
  * copies a VMA under the mmap_lock the switch takes: the copy is switched
  * already, or linked before the next look at the mapping.
  */
-void revoke_unmap(struct revokable_file *rf)
+int revoke_unmap(struct revokable_file *rf, bool killable)
 {
 	struct revoke_vm *vm = rf->vm;
 	struct revoke_mm *rm, *tmp;
 	struct mm_struct *mm;
+	int err;
 
 	if (!vm)
-		return;
+		return 0;
+	/* A killed revoker leaves the rest to the next one. */
 	list_for_each_entry_safe(rm, tmp, &vm->mms, node) {
-		revoke_unmap_mm(rf, rm->mm);
+		err = revoke_unmap_mm(rf, rm->mm, killable);
+		if (err)
+			return err;
 		list_del(&rm->node);
 		mmdrop(rm->mm);
 		kfree(rm);
 	}
 	while ((mm = revoke_next_mm(rf))) {
-		revoke_unmap_mm(rf, mm);
+		err = revoke_unmap_mm(rf, mm, killable);
 		mmdrop(mm);
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 void revoke_vm_free(struct revoke_vm *vm)

@@ -25,7 +25,7 @@
  * REVOKE_FILE only the open file description @dfd refers to.  Path revoke
  * is for the inode's owner or CAP_FOWNER.  Holding a file opened with
  * O_REVOKABLE is enough to revoke it, as its opener agreed to; a file its
- * filesystem or driver made revokable (a sysfs attribute, a FOP_REVOKABLE
+ * filesystem or driver made revokable (a sysfs attribute, the test
  * device) may be shared with an opener who agreed to nothing, and is for
  * the owner or CAP_FOWNER too.
  */

@@ -2,7 +2,8 @@
 /*
  * A character device for the revoke selftests: /dev/test_revoke.
  *
- * Every open file is revokable (FOP_REVOKABLE).  The device is a byte pipe
+ * Every open file is revokable: its ->open installs the core's gate with
+ * the const proxy of its methods (FOP_REVOKE_BY_OPEN).  The device is a byte pipe
  * shared by its files: write() appends, read() takes and blocks while there
  * is nothing to take; ->read_iter does the same for readv(), aio and
  * io_uring, and takes O_DIRECT and polled reads (IORING_SETUP_IOPOLL),
@@ -755,10 +756,12 @@ static int test_revoke_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+static int test_revoke_dev_open(struct inode *inode, struct file *file);
+
 static const struct file_operations test_revoke_fops = {
 	.owner		= THIS_MODULE,
-	.fop_flags	= FOP_REVOKABLE,
-	.open		= test_revoke_open,
+	.fop_flags	= FOP_REVOKE_BY_OPEN,
+	.open		= test_revoke_dev_open,
 	.release	= test_revoke_release,
 	.read		= test_revoke_read,
 	.read_iter	= test_revoke_read_iter,
@@ -773,9 +776,41 @@ static const struct file_operations test_revoke_fops = {
 	.lock		= test_revoke_posix_lock,
 };
 
+/* The proxy of test_revoke_fops: the core's method for each of its own. */
+static const struct file_operations test_revoke_proxy_fops = {
+	.fop_flags	= FOP_REVOKE_BY_OPEN,
+	.release	= revoke_fop_release,
+	.read		= revoke_fop_read,
+	.read_iter	= revoke_fop_read_iter,
+	.write		= revoke_fop_write,
+	.poll		= revoke_fop_poll,
+	.unlocked_ioctl	= revoke_fop_unlocked_ioctl,
+#ifdef CONFIG_COMPAT
+	/* compat_ptr_ioctl is NULL without it */
+	.compat_ioctl	= revoke_fop_compat_ioctl,
+#endif
+	.llseek		= revoke_fop_llseek,
+	.mmap		= revoke_fop_mmap,
+	.fasync		= revoke_fop_fasync,
+	.lock		= revoke_fop_lock,
+};
+
+/* The device's own opens are revokable, its debugfs file's are not. */
+static int test_revoke_dev_open(struct inode *inode, struct file *file)
+{
+	int err = test_revoke_open(inode, file);
+
+	if (err)
+		return err;
+	err = revoke_file_install(file, NULL, &test_revoke_proxy_fops);
+	if (err)
+		test_revoke_release(inode, file);
+	return err;
+}
+
 /*
- * debugfs releases the open files of a revoked file itself: no
- * FOP_REVOKABLE.  Its proxy has no ->mmap.
+ * debugfs releases the open files of a revoked file itself: its ->open
+ * installs nothing.  Its proxy has no ->mmap.
  */
 static const struct file_operations test_revoke_debugfs_fops = {
 	.owner		= THIS_MODULE,

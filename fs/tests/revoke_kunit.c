@@ -91,6 +91,14 @@ static const struct file_operations revoke_test_fops = {
 	.fop_flags	= FOP_UNSIGNED_OFFSET,
 };
 
+/* Its proxy, written out beside it as a driver's is. */
+static const struct file_operations revoke_test_proxy_fops = {
+	.read		= revoke_fop_read,
+	.release	= revoke_fop_release,
+	.fasync		= revoke_fop_fasync,
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
+};
+
 static void revoke_test_fput(void *file)
 {
 	__fput_sync(file);
@@ -115,7 +123,8 @@ static struct file *revoke_test_open_file(struct kunit *test,
 	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
 					 tf, O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, domain));
+	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, domain,
+						     &revoke_test_proxy_fops));
 	return file;
 }
 
@@ -142,28 +151,60 @@ static ssize_t revoke_test_call_read(struct file *file)
 	return file->f_op->read(file, (char __user *)&c, 1, &file->f_pos);
 }
 
-/* The proxy has the driver's methods and flags, and no others. */
-static void revoke_test_proxy_mirrors(struct kunit *test)
+/* The file's f_op is the const proxy, and its state is no bigger. */
+static void revoke_test_proxy_installed(struct kunit *test)
 {
 	struct file *file = revoke_test_open(test, NULL, false);
 
 	KUNIT_EXPECT_TRUE(test, file->f_mode & FMODE_REVOKABLE);
-	KUNIT_EXPECT_PTR_NE(test, file->f_op, &revoke_test_fops);
-	KUNIT_EXPECT_NOT_NULL(test, file->f_op->read);
-	KUNIT_EXPECT_NOT_NULL(test, file->f_op->release);
-	KUNIT_EXPECT_NULL(test, file->f_op->write);
-	KUNIT_EXPECT_NULL(test, file->f_op->read_iter);
-	KUNIT_EXPECT_NULL(test, file->f_op->poll);
-	KUNIT_EXPECT_NULL(test, file->f_op->unlocked_ioctl);
-	KUNIT_EXPECT_NULL(test, file->f_op->mmap);
-	KUNIT_EXPECT_NULL(test, file->f_op->owner);
-	KUNIT_EXPECT_EQ(test, (__force unsigned int)file->f_op->fop_flags,
-			(__force unsigned int)FOP_UNSIGNED_OFFSET);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_proxy_fops);
+	KUNIT_EXPECT_PTR_EQ(test, file_real_fops(file), &revoke_test_fops);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_revoke_gate,
+			    &file_revokable(file)->gate);
 	kunit_info(test, "struct revokable_file: %zu bytes\n",
 		   sizeof(struct revokable_file));
 	/* Lock debugging makes every lock in it bigger. */
 	if (!IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
-		KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 512);
+		KUNIT_EXPECT_LE(test, sizeof(struct revokable_file), 256);
+}
+
+/*
+ * A proxy that is not exactly the core's methods for the driver's (one
+ * missing, one too many, another flag, a driver's method) is refused, and
+ * the file is left as it was: a method added to a driver and not to its
+ * proxy fails the revokable opens at once instead of bypassing the gate.
+ * (An owner cannot be tested here: THIS_MODULE is NULL in built-in code.)
+ */
+static const struct file_operations revoke_test_bad_proxies[] = {
+	{ .read = revoke_fop_read, .release = revoke_fop_release,
+	  .fop_flags = FOP_UNSIGNED_OFFSET },
+	{ .read = revoke_fop_read, .release = revoke_fop_release,
+	  .fasync = revoke_fop_fasync, .poll = revoke_fop_poll,
+	  .fop_flags = FOP_UNSIGNED_OFFSET },
+	{ .read = revoke_fop_read, .release = revoke_fop_release,
+	  .fasync = revoke_fop_fasync },
+	{ .read = revoke_test_read, .release = revoke_fop_release,
+	  .fasync = revoke_fop_fasync, .fop_flags = FOP_UNSIGNED_OFFSET },
+};
+
+static void revoke_test_proxy_refused(struct kunit *test)
+{
+	struct revoke_test_file tf = {};
+	struct file *file;
+	int i;
+
+	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					 &tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	for (i = 0; i < ARRAY_SIZE(revoke_test_bad_proxies); i++) {
+		KUNIT_EXPECT_EQ(test, -EINVAL,
+				revoke_file_install(file, NULL,
+						    &revoke_test_bad_proxies[i]));
+		KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+		KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_fops);
+	}
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
 static ssize_t revoke_test_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -182,6 +223,12 @@ static const struct file_operations revoke_test_iter_fops = {
 	.release	= revoke_test_release,
 };
 
+static const struct file_operations revoke_test_iter_proxy_fops = {
+	.read_iter	= revoke_fop_read_iter,
+	.splice_read	= copy_splice_read,
+	.release	= revoke_fop_release,
+};
+
 /*
  * copy_splice_read() only calls ->read_iter, which the proxy gates: a
  * splice from the file is one call of it, not a call nested in another.
@@ -198,7 +245,9 @@ static void revoke_test_splice_once(struct kunit *test)
 	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_iter_fops,
 					 tf, O_RDONLY, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, NULL));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, NULL,
+					    &revoke_test_iter_proxy_fops));
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, revoke_test_fput, file));
 	pipe = alloc_pipe_info();
@@ -260,6 +309,64 @@ static void revoke_test_not_opted_in(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
 	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_plain_fops);
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+}
+
+/*
+ * Methods that say their ->open makes the file revokable
+ * (FOP_REVOKE_BY_OPEN), on a filesystem with no gate of its own, are
+ * refused if that ->open did not: a driver that forgot to install, or
+ * missed it on one path, fails O_REVOKABLE instead of opening a file no
+ * revoke reaches.
+ */
+static const struct file_operations revoke_test_by_open_fops = {
+	.read		= revoke_test_read,
+	.release	= revoke_test_release,
+	.fop_flags	= FOP_REVOKE_BY_OPEN,
+};
+
+static void revoke_test_by_open_not_installed(struct kunit *test)
+{
+	struct revoke_test_file tf = {};
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_by_open_fops, &tf,
+					 O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, revoke_file_open(file));
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
+}
+
+/*
+ * An ->open that fails after it installed: the open undoes the install,
+ * so the file leaves its domain and its cleanup puts the driver's methods;
+ * the driver's ->release is not called, as for any failed open.
+ */
+static void revoke_test_install_aborted(struct kunit *test)
+{
+	struct revoke_inode_domain *id;
+	struct revoke_test_file tf = {};
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
+					 &tf, O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, NULL,
+						     &revoke_test_proxy_fops));
+	id = revoke_inode_domain_find(file_inode(file));
+	KUNIT_EXPECT_NOT_NULL(test, id);
+	if (id)
+		revoke_inode_domain_put(id);
+	revoke_file_abort(file);
+	KUNIT_EXPECT_FALSE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_PTR_EQ(test, file->f_op, &revoke_test_fops);
+	KUNIT_EXPECT_NULL(test, file->f_revoke_gate);
+	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(file_inode(file)));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf.releases));
 	__fput_sync(file);
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
@@ -694,6 +801,16 @@ static const struct file_operations revoke_test_calls_fops = {
 	.release	= revoke_test_release,
 };
 
+static const struct file_operations revoke_test_calls_proxy_fops = {
+	.llseek		= revoke_fop_llseek,
+	.read		= revoke_fop_read,
+	.write		= revoke_fop_write,
+	.poll		= revoke_fop_poll,
+	.unlocked_ioctl	= revoke_fop_unlocked_ioctl,
+	.mmap		= revoke_fop_mmap,
+	.release	= revoke_fop_release,
+};
+
 /* Each call of @file, revoked, returns what @want says. */
 static void revoke_test_expect_results(struct kunit *test, struct file *file,
 				       const struct revoke_results *want)
@@ -748,8 +865,9 @@ static void revoke_test_domain_results(struct kunit *test)
 	}
 	domain[0].results = &results;
 	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file[i],
-							     &domain[i]));
+		KUNIT_ASSERT_EQ(test, 0,
+				revoke_file_install(file[i], &domain[i],
+						    &revoke_test_calls_proxy_fops));
 		KUNIT_EXPECT_EQ(test, 0, file[i]->f_op->llseek(file[i], 0,
 							       SEEK_SET));
 		revoke_domain_files(&domain[i]);
@@ -825,7 +943,9 @@ static void revoke_test_domain_remove(struct kunit *test)
 	late = anon_inode_create_getfile("[revoke_test]", &revoke_test_fops,
 					 &tf, O_RDWR, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(late));
-	KUNIT_EXPECT_EQ(test, -ENOENT, revoke_file_install(late, &domain));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			revoke_file_install(late, &domain,
+					    &revoke_test_proxy_fops));
 	KUNIT_EXPECT_FALSE(test, late->f_mode & FMODE_REVOKABLE);
 	revoke_domain_leave(&domain);
 	wait_for_completion(&r.done);
@@ -956,7 +1076,8 @@ static void revoke_test_race_with_fput(struct kunit *test)
 						      O_RDWR, NULL);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(race.file));
 		KUNIT_ASSERT_EQ(test, 0,
-				revoke_file_install(race.file, &domain));
+				revoke_file_install(race.file, &domain,
+						    &revoke_test_proxy_fops));
 		init_completion(&race.go);
 		task = revoke_test_start(test, revoke_test_race_fput, &race);
 		complete(&race.go);
@@ -989,7 +1110,9 @@ static void revoke_test_inode_domain(struct kunit *test)
 		f[i] = anon_inode_getfile("[revoke_test]", &revoke_test_fops,
 					  &tf[i], O_RDWR);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(f[i]));
-		KUNIT_ASSERT_EQ(test, 0, revoke_file_install(f[i], NULL));
+		KUNIT_ASSERT_EQ(test, 0,
+				revoke_file_install(f[i], NULL,
+						    &revoke_test_proxy_fops));
 		KUNIT_ASSERT_EQ(test, 0,
 				kunit_add_action_or_reset(test, revoke_test_fput,
 							  f[i]));
@@ -1143,7 +1266,10 @@ static void revoke_test_file_gate(struct kunit *test)
 
 static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_file_gate),
-	KUNIT_CASE(revoke_test_proxy_mirrors),
+	KUNIT_CASE(revoke_test_proxy_installed),
+	KUNIT_CASE(revoke_test_proxy_refused),
+	KUNIT_CASE(revoke_test_by_open_not_installed),
+	KUNIT_CASE(revoke_test_install_aborted),
 	KUNIT_CASE(revoke_test_splice_once),
 	KUNIT_CASE(revoke_test_plain_file),
 	KUNIT_CASE(revoke_test_not_opted_in),

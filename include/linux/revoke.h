@@ -54,15 +54,16 @@ struct revoke_results {
  * @results: what the calls of its revoked files return, or NULL for what
  *	revoke(2)'s files return (see revoke.rst); set it before files are
  *	installed
+ * @dep_map: the lock class of its files' gates, see revoke_domain_init()
  *
- * revoke(2) uses a domain per inode, kept by fs/revoke_domain.c.  A filesystem
- * whose files must all go when one of its objects is removed (debugfs,
- * procfs, kernfs) embeds a domain in that object, opens files inside
+ * revoke(2) uses a domain per inode, kept by fs/revoke_inode.c.  A
+ * filesystem or driver whose files must all go when one of its objects is
+ * removed embeds a domain in that object, opens files inside
  * revoke_domain_enter() and revoke_domain_leave(), puts them in the domain
  * from its ->open with revoke_file_install(), and calls
  * revoke_domain_remove() on removal.  Its super_operations->revoke revokes
  * the files of an inode for revoke(2), with revoke_domain_files_killable();
- * a domain that does not live as long as the inode (kernfs') is pinned
+ * a domain that does not live as long as the inode is pinned
  * there by its filesystem.
  */
 struct revoke_domain {
@@ -73,7 +74,6 @@ struct revoke_domain {
 	void (*kick)(struct file *file);
 	const struct revoke_results *results;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-	/* the lock class of its files' gates, see revoke_domain_init() */
 	struct lockdep_map *dep_map;
 #endif
 };
@@ -154,7 +154,8 @@ static inline bool revoke_domain_removed(const struct revoke_domain *domain)
 	return atomic_read(&domain->users) < 0;
 }
 
-int revoke_file_install(struct file *file, struct revoke_domain *domain);
+int revoke_file_install(struct file *file, struct revoke_domain *domain,
+			const struct file_operations *proxy);
 void revoke_domain_files(struct revoke_domain *domain);
 int revoke_domain_files_killable(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);
@@ -176,6 +177,71 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);
+void revoke_file_abort(struct file *file);
+
+/**
+ * DOC: proxy methods
+ *
+ * The core's methods, for the const proxy that a driver or filesystem
+ * whose files are revokable writes beside its methods and passes to
+ * revoke_file_install(): for each of its methods, revoke_fop_ and the
+ * method's name; ->release is revoke_fop_release(); copy_splice_read() and
+ * iter_file_splice_write() stay as they are; no ->open, ->iopoll,
+ * ->uring_cmd_iopoll or ->owner; the same ->fop_flags and ->check_flags.
+ * Each enters the file's gate, calls the driver's method and leaves, or
+ * returns what a revoked file returns.  revoke_file_install() refuses any
+ * other table (revoke_proxy_check() in fs/revoke_fops.c).
+ */
+struct io_uring_cmd;
+loff_t revoke_fop_llseek(struct file *file, loff_t offset, int whence);
+ssize_t revoke_fop_read(struct file *file, char __user *buf, size_t len,
+			loff_t *pos);
+ssize_t revoke_fop_write(struct file *file, const char __user *buf,
+			 size_t len, loff_t *pos);
+ssize_t revoke_fop_read_iter(struct kiocb *iocb, struct iov_iter *to);
+ssize_t revoke_fop_write_iter(struct kiocb *iocb, struct iov_iter *from);
+int revoke_fop_iterate_shared(struct file *file, struct dir_context *ctx);
+__poll_t revoke_fop_poll(struct file *file, struct poll_table_struct *pt);
+long revoke_fop_unlocked_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg);
+long revoke_fop_compat_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg);
+int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma);
+int revoke_fop_flush(struct file *file, fl_owner_t id);
+int revoke_fop_release(struct inode *inode, struct file *file);
+int revoke_fop_fsync(struct file *file, loff_t start, loff_t end,
+		     int datasync);
+int revoke_fop_fasync(int fd, struct file *file, int on);
+int revoke_fop_lock(struct file *file, int cmd, struct file_lock *fl);
+unsigned long revoke_fop_get_unmapped_area(struct file *file,
+					   unsigned long addr,
+					   unsigned long len,
+					   unsigned long pgoff,
+					   unsigned long flags);
+int revoke_fop_flock(struct file *file, int cmd, struct file_lock *fl);
+ssize_t revoke_fop_splice_write(struct pipe_inode_info *pipe,
+				struct file *file, loff_t *pos, size_t len,
+				unsigned int flags);
+ssize_t revoke_fop_splice_read(struct file *file, loff_t *pos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags);
+void revoke_fop_splice_eof(struct file *file);
+int revoke_fop_setlease(struct file *file, int arg, struct file_lease **flp,
+			void **priv);
+long revoke_fop_fallocate(struct file *file, int mode, loff_t offset,
+			  loff_t len);
+void revoke_fop_show_fdinfo(struct seq_file *m, struct file *file);
+unsigned int revoke_fop_mmap_capabilities(struct file *file);
+ssize_t revoke_fop_copy_file_range(struct file *file_in, loff_t pos_in,
+				   struct file *file_out, loff_t pos_out,
+				   size_t len, unsigned int flags);
+loff_t revoke_fop_remap_file_range(struct file *file_in, loff_t pos_in,
+				   struct file *file_out, loff_t pos_out,
+				   loff_t len, unsigned int remap_flags);
+int revoke_fop_fadvise(struct file *file, loff_t offset, loff_t len,
+		       int advice);
+int revoke_fop_uring_cmd(struct io_uring_cmd *ioucmd,
+			 unsigned int issue_flags);
 
 /**
  * file_revoked - has this file been revoked?

@@ -10,7 +10,6 @@
 #define _LINUX_REVOKE_GATE_H
 
 #include <linux/atomic.h>
-#include <linux/container_of.h>
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/revoke_types.h>
@@ -21,7 +20,6 @@
  * @active: calls in flight; negative for good once the file is revoked
  * @caller: the task in the file's one call, if it came to an idle file
  * @dep_map: the gate's lock class, its domain's (see revoke_domain_init())
- * @proxy: the file's f_op: its driver's methods, each through the gate
  *
  * The head of a revokable file's state: what a call that finds the file
  * idle touches, here so that revoke_call_enter() and revoke_call_leave()
@@ -34,14 +32,13 @@ struct revoke_gate {
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map *dep_map;
 #endif
-	struct file_operations proxy;
 };
 
-/* A revokable file's gate: its f_op is the gate's proxy. */
+/* A revokable file's gate. */
 static __always_inline struct revoke_gate *
 file_revoke_gate(const struct file *file)
 {
-	return container_of(file->f_op, struct revoke_gate, proxy);
+	return file->f_revoke_gate;
 }
 
 /* The slow paths, in fs/revoke.c; not exported, as no module enters. */
@@ -78,12 +75,21 @@ static __always_inline void revoke_gate_enter_idle(struct revoke_gate *gate)
 			    rwsem_acquire_read(gate->dep_map, 0, 1, _RET_IP_));
 }
 
-static __always_inline void revoke_gate_leave_idle(struct revoke_gate *gate)
+/*
+ * Leave a call that found the file idle; true if the file was revoked
+ * meanwhile, and revoke_left_dead() is to be called.
+ */
+static __always_inline bool __revoke_gate_leave_idle(struct revoke_gate *gate)
 {
 	revoke_gate_lockdep(gate, rwsem_release(gate->dep_map, _RET_IP_));
 	WRITE_ONCE(gate->caller, NULL);
 	/* Fully ordered before revoke_left_dead() wakes the revokers. */
-	if (unlikely(atomic_add_negative(-1, &gate->active)))
+	return unlikely(atomic_add_negative(-1, &gate->active));
+}
+
+static __always_inline void revoke_gate_leave_idle(struct revoke_gate *gate)
+{
+	if (__revoke_gate_leave_idle(gate))
 		revoke_left_dead(gate);
 }
 

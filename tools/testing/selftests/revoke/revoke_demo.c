@@ -32,7 +32,7 @@ int main(void)
 	long n;
 	pid_t reader;
 
-	printf("revoke demo: /dev/test_revoke is FOP_REVOKABLE; every open of it can be revoked\n");
+	printf("revoke demo: every open of /dev/test_revoke can be revoked\n");
 	if (pipe(go) || pipe(done))
 		return 1;
 	reader = fork();

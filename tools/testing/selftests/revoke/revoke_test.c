@@ -508,7 +508,7 @@ TEST(test_device_release_once)
 	if (fd < 0 && errno == ENOENT)
 		SKIP(return, "no " TEST_REVOKE_DEV " (CONFIG_TEST_REVOKE)");
 	ASSERT_GE(fd, 0);
-	/* FOP_REVOKABLE: revokable without asking */
+	/* Its ->open makes it revokable without asking. */
 	EXPECT_EQ(test_revoke_param("late_calls"), 0);
 	opens = test_revoke_param("opens");
 	releases = test_revoke_param("releases");
