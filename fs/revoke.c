@@ -282,8 +282,9 @@ noinline bool revoke_enter_busy(struct revoke_gate *gate, int calls,
  * For the gate's inline paths in <linux/revoke_gate.h> only.
  *
  * Context: Process context, or a page fault.
+ * Return: true if the file was revoked meanwhile.
  */
-noinline void revoke_leave_busy(struct revoke_gate *gate,
+noinline bool revoke_leave_busy(struct revoke_gate *gate,
 				struct revoke_call *call)
 {
 	struct revokable_file *rf = gate_revokable(gate);
@@ -296,8 +297,10 @@ noinline void revoke_leave_busy(struct revoke_gate *gate,
 	} else {
 		WRITE_ONCE(rf->caller_nested, rf->caller_nested - 1);
 	}
-	if (atomic_add_negative(-1, &gate->active))
-		revoke_left_dead(gate);
+	if (!atomic_add_negative(-1, &gate->active))
+		return false;
+	revoke_left_dead(gate);
+	return true;
 }
 
 /*
@@ -537,7 +540,8 @@ static void revoke_kick_tasks(struct revokable_file *rf)
  * sleeping interruptibly are kicked without the driver's help: the tasks
  * the file noted in its calls get TIF_NOTIFY_SIGNAL, as io_uring does it,
  * so their waits end with -ERESTARTSYS and the syscall restarts into the
- * closed gate, to return what a revoked file returns.  A task that left
+ * closed gate, to return what a revoked file returns (a wait ending with
+ * -EINTR gives that too: see revoke_result()).  A task that left
  * the file between the look at it and the kick is kicked for nothing: an
  * interruptible wait of its ends early, as for a signal with SA_RESTART.
  * Kernel threads never return to user space to clear the flag and are not
@@ -656,6 +660,17 @@ static bool revoke_self_gone(struct revokable_file *rf)
 }
 
 /*
+ * Close @rf's gate and kick its calls, unless a revoker did: revoke_one()'s
+ * first step, which a domain's revoke takes for all its files before it
+ * waits for any (see __revoke_domain_files()).
+ */
+void revoke_shut(struct revokable_file *rf)
+{
+	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
+		revoke_close(rf, revoke_calls_of(rf, current));
+}
+
+/*
  * Revoke one file the caller holds a reference on.  The first revoker
  * closes the gate and kicks the calls in flight; every revoker then waits
  * for those calls to leave, and the first to find them gone tears down and
@@ -682,11 +697,11 @@ static bool revoke_self_gone(struct revokable_file *rf)
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable)
 {
-	int own = revoke_calls_of(rf, current);
+	int own;
 	int err;
 
-	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
-		revoke_close(rf, own);
+	revoke_shut(rf);
+	own = revoke_calls_of(rf, current);
 	if (own) {
 		if (cmpxchg(&rf->self, NULL, current))
 			return 0;

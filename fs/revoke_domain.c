@@ -173,27 +173,24 @@ static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
 }
 
 /*
- * Revoke the files of @d open now, one after the other, in the order they
- * were opened: files opened afterwards are not revoked.  A file stays on
- * d->files until its driver is released (see revoke_domain_del()), so that
- * every revoker sees every file: two revokers of one domain (revoke(2) and
- * the removal of the domain's object) each wait for all of its files.  A
- * file in its final fput() cannot be held, and is revoked all the same
- * (revoke_unpinned()): its __fput() may be queued behind the revoker's own
- * work (task_work runs the last fput() first, delayed_fput() one list), so
- * waiting for it could be waiting for ourselves.  Goes on after a fatal
- * signal, only without waiting: every file is left revoked.
+ * One pass over the files of @d that were open when the revoke began
+ * (@last), in the order they were opened: close each one's gate and kick
+ * its calls, or, with @wait, revoke it.  A file stays on d->files until
+ * its driver is released (see revoke_domain_del()), so that every revoker
+ * sees every file: two revokers of one domain (revoke(2) and the removal
+ * of the domain's object) each wait for all of its files.  A file in its
+ * final fput() cannot be held, and is revoked all the same
+ * (revoke_unpinned()): its __fput() may be queued behind the revoker's
+ * own work (task_work runs the last fput() first, delayed_fput() one
+ * list), so waiting for it could be waiting for ourselves.  Goes on after
+ * a fatal signal, only without waiting: every file is left revoked.
  */
-int __revoke_domain_files(struct revoke_domain *d, bool killable)
+static int revoke_domain_pass(struct revoke_domain *d, u64 last, bool wait,
+			      bool killable)
 {
 	struct revokable_file *rf, *prev = NULL;
 	bool pinned;
 	int ret = 0;
-	u64 last;
-
-	spin_lock(&d->lock);
-	last = d->seq;
-	spin_unlock(&d->lock);
 
 	for (;;) {
 		spin_lock(&d->lock);
@@ -210,16 +207,36 @@ int __revoke_domain_files(struct revoke_domain *d, bool killable)
 			break;
 
 		if (pinned) {
-			if (revoke_one(rf, d, killable))
+			if (!wait)
+				revoke_shut(rf);
+			else if (revoke_one(rf, d, killable))
 				ret = -EINTR;
 			fput(rf->file);
-		} else if (revoke_unpinned(rf, killable)) {
+		} else if (wait && revoke_unpinned(rf, killable)) {
 			ret = -EINTR;
 		}
 		prev = rf;
 		cond_resched();
 	}
 	return ret;
+}
+
+/*
+ * Revoke the files of @d open now; files opened afterwards are not
+ * revoked.  Every gate is closed and every call kicked before the revoker
+ * waits for any: while a call deaf to the kick holds it on one file, the
+ * others take no new call, and their interruptible sleepers are out.
+ */
+int __revoke_domain_files(struct revoke_domain *d, bool killable)
+{
+	u64 last;
+
+	spin_lock(&d->lock);
+	last = d->seq;
+	spin_unlock(&d->lock);
+
+	revoke_domain_pass(d, last, false, killable);
+	return revoke_domain_pass(d, last, true, killable);
 }
 
 /**

@@ -180,12 +180,24 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
 #define PROTO(args...)	args
 #define ARGS(args...)	args
 
+/*
+ * What a call that left a revoked file returns: the driver's result, but
+ * for an -EINTR with no signal pending.  That one comes from the
+ * revoker's kick (a driver's mutex_lock_interruptible(), or its own test
+ * of signal_pending()), and the call returns what a revoked file returns,
+ * as one restarted after an -ERESTARTSYS does: a caller that has no
+ * signal handler never sees EINTR.
+ */
+#define revoke_result(ret, refused)					\
+	((ret) == (__force typeof(ret))-EINTR && !task_sigpending(current) ? \
+	 (refused) : (ret))
+
 #define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\
-static noinline ret_t revoke_fop_##name##_dead(struct revoke_gate *gate,	\
+static noinline ret_t revoke_fop_##name##_dead(struct revokable_file *rf, \
 					      ret_t ret)		\
 {									\
-	revoke_left_dead(gate);						\
-	return ret;							\
+	revoke_left_dead(&rf->gate);					\
+	return revoke_result(ret, refused);				\
 }									\
 									\
 static noinline ret_t revoke_fop_##name##_busy(struct revokable_file *rf, \
@@ -197,7 +209,8 @@ static noinline ret_t revoke_fop_##name##_busy(struct revokable_file *rf, \
 	if (!revoke_enter_busy(&rf->gate, calls, &call))		\
 		return refused;						\
 	ret = method(args);						\
-	revoke_leave_busy(&rf->gate, &call);				\
+	if (revoke_leave_busy(&rf->gate, &call))			\
+		return revoke_result(ret, refused);			\
 	return ret;							\
 }									\
 									\
@@ -212,7 +225,7 @@ ret_t revoke_fop_##name(proto)						\
 	revoke_gate_enter_idle(&rf->gate);				\
 	ret = method(args);						\
 	if (__revoke_gate_leave_idle(&rf->gate))			\
-		return revoke_fop_##name##_dead(&rf->gate, ret);	\
+		return revoke_fop_##name##_dead(rf, ret);		\
 	return ret;							\
 }									\
 EXPORT_SYMBOL_GPL(revoke_fop_##name)
@@ -220,6 +233,7 @@ EXPORT_SYMBOL_GPL(revoke_fop_##name)
 /* fs/revoke.c: the state, revoking one file */
 void revoke_put(struct revokable_file *rf);
 bool revoke_in_call(struct revokable_file *rf);
+void revoke_shut(struct revokable_file *rf);
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable);
 int revoke_wait_released(struct revokable_file *rf, bool killable);

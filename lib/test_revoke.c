@@ -19,10 +19,11 @@
  * interruptibly and knows nothing of revoke; TEST_REVOKE_BLOCK does not
  * even wake for signals, only for TEST_REVOKE_UNBLOCK or SIGKILL;
  * TEST_REVOKE_WAIT_CANCEL is cut short by a revoke cancellation only;
- * TEST_REVOKE_WAIT_REVOKED waits on the file's poll waitqueue until
- * file_revoked(); TEST_REVOKE_SELF revokes its own file and the device's
- * others; TEST_REVOKE_BLOCK_RELEASE makes the file's ->release sleep as
- * TEST_REVOKE_BLOCK does.
+ * TEST_REVOKE_WAIT_EINTR sleeps interruptibly and gives -EINTR, not
+ * -ERESTARTSYS, when woken by a signal; TEST_REVOKE_WAIT_REVOKED waits on
+ * the file's poll waitqueue until file_revoked(); TEST_REVOKE_SELF revokes
+ * its own file and the device's others; TEST_REVOKE_BLOCK_RELEASE makes the
+ * file's ->release sleep as TEST_REVOKE_BLOCK does.
  *
  * Its files take O_ASYNC: a write signals them.  Revoke must take a file
  * off the device's fasync list before its ->release, as __fput() does; a
@@ -100,6 +101,8 @@
 /* ioctls: create and remove the sysfs directory */
 #define TEST_REVOKE_SYSFS_ADD	_IO('R', 12)
 #define TEST_REVOKE_SYSFS_REMOVE _IO('R', 13)
+/* ioctl: sleep interruptibly until TEST_REVOKE_UNBLOCK; -EINTR on a signal */
+#define TEST_REVOKE_WAIT_EINTR	_IO('R', 14)
 
 static int opens;
 module_param(opens, int, 0444);
@@ -372,6 +375,21 @@ static long test_revoke_block(bool *cancelled)
 	return wait_event_killable(test_revoke_wait,
 				   READ_ONCE(test_revoke_unblocks) != unblocks ||
 				   READ_ONCE(*cancelled));
+}
+
+/*
+ * Sleep until TEST_REVOKE_UNBLOCK, interruptibly, and give -EINTR when
+ * woken by a signal, as a driver does that takes mutex_lock_interruptible()
+ * or tests signal_pending() itself (memory.reclaim's write).
+ */
+static long test_revoke_wait_eintr(void)
+{
+	unsigned int unblocks = READ_ONCE(test_revoke_unblocks);
+
+	if (wait_event_interruptible(test_revoke_wait,
+				     READ_ONCE(test_revoke_unblocks) != unblocks))
+		return -EINTR;
+	return 0;
 }
 
 struct test_revoke_cancel {
@@ -687,6 +705,8 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case TEST_REVOKE_WAIT_CANCEL:
 		return test_revoke_wait_cancel(file);
+	case TEST_REVOKE_WAIT_EINTR:
+		return test_revoke_wait_eintr();
 	case TEST_REVOKE_WAIT_REVOKED:
 		return wait_event_killable(*tf->poll_wait, file_revoked(file));
 	case TEST_REVOKE_SELF:

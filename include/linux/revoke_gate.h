@@ -44,7 +44,7 @@ file_revoke_gate(const struct file *file)
 /* The slow paths, in fs/revoke.c; not exported, as no module enters. */
 bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 		       struct revoke_call *call);
-void revoke_leave_busy(struct revoke_gate *gate, struct revoke_call *call);
+bool revoke_leave_busy(struct revoke_gate *gate, struct revoke_call *call);
 void revoke_left_dead(struct revoke_gate *gate);
 
 /*

@@ -77,6 +77,7 @@ static inline long aio_one(int fd, int op, void *buf, size_t len)
 #define TEST_REVOKE_PROC_REMOVE	_IO('R', 11)
 #define TEST_REVOKE_SYSFS_ADD	_IO('R', 12)
 #define TEST_REVOKE_SYSFS_REMOVE _IO('R', 13)
+#define TEST_REVOKE_WAIT_EINTR	_IO('R', 14)
 #define TEST_REVOKE_DEBUGFS	"/sys/kernel/debug/test_revoke/"
 #define TEST_REVOKE_PROC	"/proc/test_revoke/"
 #define TEST_REVOKE_SYSFS	"/sys/kernel/test_revoke/"

@@ -90,6 +90,40 @@ TEST_F(dev, kick_spares_a_task_that_left)
 	EXPECT_EQ(left.err, 0);
 }
 
+static int wait_eintr(struct waiter *w)
+{
+	return ioctl(w->fd, TEST_REVOKE_WAIT_EINTR);
+}
+
+static void on_sigusr1(int sig)
+{
+}
+
+/*
+ * A driver's wait that gives -EINTR, not -ERESTARTSYS, on a signal is
+ * ended by the kick too, and its call returns what an ioctl of a revoked
+ * file returns: the kick is no signal, and must not show as an EINTR the
+ * caller has no handler for.  A real signal still gives EINTR.
+ */
+TEST_F(dev, kick_is_not_eintr)
+{
+	struct sigaction sa = { .sa_handler = on_sigusr1 };
+	struct waiter w;
+
+	ASSERT_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	waiter_start(&w, self->fd, wait_eintr);
+	ASSERT_EQ(pthread_kill(w.thread, SIGUSR1), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, EINTR);
+
+	waiter_start(&w, self->fd, wait_eintr);
+	ASSERT_EQ(revoke_fd(self->fd), 0);
+	ASSERT_TRUE(waiter_done(&w));
+	EXPECT_EQ(w.ret, -1);
+	EXPECT_EQ(w.err, EIO);
+}
+
 /* A call deaf to the kick is waited for; revoke returns once it left. */
 TEST_F(dev, uncooperative_call_is_waited_for)
 {
@@ -109,6 +143,43 @@ TEST_F(dev, uncooperative_call_is_waited_for)
 	EXPECT_EQ(revoker.ret, 0);
 	EXPECT_EQ(test_revoke_param("releases"), self->releases + 1);
 	EXPECT_EQ(close(other), 0);
+}
+
+static int wait_revoke_path(struct waiter *w)
+{
+	return revoke_path(TEST_REVOKE_DEV);
+}
+
+/*
+ * A revoke of the device's path closes every file's gate and kicks every
+ * call before it waits for any: while a call deaf to the kick holds it on
+ * the first file, a reader of the second is out at once, and the second
+ * takes no new call.
+ */
+TEST_F(dev, path_revoke_shuts_every_file_first)
+{
+	struct waiter call, reader, revoker;
+	int second = open(TEST_REVOKE_DEV, O_RDWR), third;
+
+	ASSERT_GE(second, 0);
+	waiter_start(&call, self->fd, wait_block);
+	waiter_start(&reader, second, wait_read);
+	waiter_start(&revoker, self->fd, wait_revoke_path);
+	EXPECT_TRUE(waiter_done(&reader));
+	EXPECT_EQ(reader.ret, 0);
+	EXPECT_EQ(ioctl(second, TEST_REVOKE_READY), -1);
+	EXPECT_EQ(errno, EIO);
+	EXPECT_FALSE(waiter_done(&revoker));
+
+	/* A file opened after the revoke began is not revoked. */
+	third = open(TEST_REVOKE_DEV, O_RDWR);
+	ASSERT_GE(third, 0);
+	ASSERT_EQ(ioctl(third, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_TRUE(waiter_done(&call));
+	ASSERT_TRUE(waiter_done(&revoker));
+	EXPECT_EQ(revoker.ret, 0);
+	EXPECT_EQ(close(third), 0);
+	EXPECT_EQ(close(second), 0);
 }
 
 /*
