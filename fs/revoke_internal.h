@@ -20,6 +20,7 @@
 #define _FS_REVOKE_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
@@ -31,6 +32,7 @@
 #include <linux/revoke_gate.h>
 #include <linux/rhashtable-types.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
@@ -158,10 +160,10 @@ static __always_inline bool revoke_enter(struct revokable_file *rf,
 	return revoke_gate_enter(&rf->gate, call);
 }
 
-static __always_inline void revoke_leave(struct revokable_file *rf,
+static __always_inline bool revoke_leave(struct revokable_file *rf,
 					 struct revoke_call *call)
 {
-	revoke_gate_leave(&rf->gate, call);
+	return revoke_gate_leave(&rf->gate, call);
 }
 
 /*
@@ -182,14 +184,19 @@ static __always_inline void revoke_leave(struct revokable_file *rf,
 
 /*
  * What a call that left a revoked file returns: the driver's result, but
- * for an -EINTR with no signal pending.  That one comes from the
- * revoker's kick (a driver's mutex_lock_interruptible(), or its own test
- * of signal_pending()), and the call returns what a revoked file returns,
- * as one restarted after an -ERESTARTSYS does: a caller that has no
- * signal handler never sees EINTR.
+ * for an -EINTR or a restart code with no signal pending.  Those come from
+ * the revoker's kick (an interruptible sleep, a driver's
+ * mutex_lock_interruptible() or its own test of signal_pending()), and the
+ * call returns what a revoked file returns, as its restart would: a caller
+ * with no signal handler never sees EINTR from it, nor do io_uring and aio,
+ * which complete a request with -EINTR for a restart code.
  */
+#define revoke_interrupted(ret)						\
+	((__force long)(ret) == -EINTR ||					\
+	 ((__force long)(ret) <= -ERESTARTSYS &&				\
+	  (__force long)(ret) >= -ERESTART_RESTARTBLOCK))
 #define revoke_result(ret, refused)					\
-	((ret) == (__force typeof(ret))-EINTR && !task_sigpending(current) ? \
+	(revoke_interrupted(ret) && !task_sigpending(current) ?		\
 	 (refused) : (ret))
 
 #define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\

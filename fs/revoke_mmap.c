@@ -156,7 +156,8 @@ int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma)
 		mapping_set_revokable_maps(file->f_mapping);
 		ret = revoke_vm_check(rf, vma);
 	}
-	revoke_leave(rf, &call);
+	if (revoke_leave(rf, &call))
+		return revoke_result(ret, rf->results->mmap);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(revoke_fop_mmap);

@@ -107,13 +107,16 @@ static __always_inline bool revoke_gate_enter(struct revoke_gate *gate,
 	return revoke_enter_busy(gate, calls, call);
 }
 
-static __always_inline void revoke_gate_leave(struct revoke_gate *gate,
+/* Leave; true if the file was revoked meanwhile. */
+static __always_inline bool revoke_gate_leave(struct revoke_gate *gate,
 					      struct revoke_call *call)
 {
-	if (likely(!call->task))
-		revoke_gate_leave_idle(gate);
-	else
-		revoke_leave_busy(gate, call);
+	if (unlikely(call->task))
+		return revoke_leave_busy(gate, call);
+	if (!__revoke_gate_leave_idle(gate))
+		return false;
+	revoke_left_dead(gate);
+	return true;
 }
 
 /**
