@@ -175,7 +175,7 @@ static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
 /*
  * One pass over the files of @d that were open when the revoke began
  * (@last), in the order they were opened: close each one's gate and kick
- * its calls, or, with @wait, revoke it.  A file stays on d->files until
+ * its calls, or, with @wait, revoke it and count it.  A file stays on d->files until
  * its driver is released (see revoke_domain_del()), so that every revoker
  * sees every file: two revokers of one domain (revoke(2) and the removal
  * of the domain's object) each wait for all of its files.  A file in its
@@ -184,13 +184,14 @@ static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
  * own work (task_work runs the last fput() first, delayed_fput() one
  * list), so waiting for it could be waiting for ourselves.  Goes on after
  * a fatal signal, only without waiting: every file is left revoked.
+ * Return: the files revoked, or -EINTR after a fatal signal.
  */
 static int revoke_domain_pass(struct revoke_domain *d, u64 last, bool wait,
 			      bool killable)
 {
 	struct revokable_file *rf, *prev = NULL;
 	bool pinned;
-	int ret = 0;
+	int n = 0, ret = 0;
 
 	for (;;) {
 		spin_lock(&d->lock);
@@ -215,10 +216,11 @@ static int revoke_domain_pass(struct revoke_domain *d, u64 last, bool wait,
 		} else if (wait && revoke_unpinned(rf, killable)) {
 			ret = -EINTR;
 		}
+		n++;
 		prev = rf;
 		cond_resched();
 	}
-	return ret;
+	return ret ?: n;
 }
 
 /*
@@ -226,6 +228,7 @@ static int revoke_domain_pass(struct revoke_domain *d, u64 last, bool wait,
  * revoked.  Every gate is closed and every call kicked before the revoker
  * waits for any: while a call deaf to the kick holds it on one file, the
  * others take no new call, and their interruptible sleepers are out.
+ * Return: the files revoked, or -EINTR after a fatal signal.
  */
 int __revoke_domain_files(struct revoke_domain *d, bool killable)
 {
@@ -269,7 +272,7 @@ EXPORT_SYMBOL_GPL(revoke_domain_files);
  */
 int revoke_domain_files_killable(struct revoke_domain *domain)
 {
-	return __revoke_domain_files(domain, true);
+	return min(__revoke_domain_files(domain, true), 0);
 }
 EXPORT_SYMBOL_GPL(revoke_domain_files_killable);
 

@@ -98,25 +98,33 @@ void revoke_inode_domain_put(struct revoke_inode_domain *id)
  * Files that are not revokable are untouched.
  *
  * Context: Process context; sleeps killably.
- * Return: 0, also when there was nothing to revoke; -EINTR as for
- * revoke_file().
+ * Return: the number of files revoked, 0 when there was none to revoke;
+ * -EINTR as for revoke_file().
  */
 int revoke_inode(struct inode *inode)
 {
 	const struct super_operations *sop = inode->i_sb->s_op;
 	struct revoke_inode_domain *id;
-	int ret = 0;
+	int n = 0, err = 0, ret;
 
-	if (sop->revoke)
+	if (sop->revoke) {
 		ret = sop->revoke(inode, NULL);
+		if (ret < 0)
+			err = ret;
+		else
+			n = ret;
+	}
 	id = revoke_inode_domain_find(inode);
 	if (!id)
-		return ret;
+		return err ?: n;
 	/* After a fatal signal too: every file is left revoked. */
-	if (__revoke_domain_files(&id->domain, true))
-		ret = -EINTR;
+	ret = __revoke_domain_files(&id->domain, true);
+	if (ret < 0)
+		err = ret;
+	else
+		n += ret;
 	revoke_inode_domain_put(id);
-	return ret;
+	return err ?: n;
 }
 EXPORT_SYMBOL_GPL(revoke_inode);
 

@@ -56,7 +56,8 @@ static int revoke_fd(int fd, const char __user *pathname)
 	err = security_file_revoke(&file->f_path, file);
 	if (err)
 		return err;
-	return revoke_file(file);
+	/* The one file revoked. */
+	return revoke_file(file) ?: 1;
 }
 
 /*

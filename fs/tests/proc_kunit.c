@@ -172,7 +172,7 @@ static void proc_test_revoke_path(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
 	KUNIT_EXPECT_EQ(test, -EINVAL, proc_revoke(file_inode(file), file));
-	KUNIT_EXPECT_EQ(test, 0, proc_revoke(file_inode(file), NULL));
+	KUNIT_EXPECT_EQ(test, 2, proc_revoke(file_inode(file), NULL));
 	KUNIT_EXPECT_EQ(test, 2, atomic_read(&t->entry.releases));
 	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(file));
 	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(other));
@@ -184,7 +184,7 @@ static void proc_test_revoke_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, proc_test_call_read(other));
 	/* The revoked file, still open, does not hold the new one up. */
 	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(file));
-	KUNIT_EXPECT_EQ(test, 0, proc_revoke(file_inode(other), NULL));
+	KUNIT_EXPECT_EQ(test, 1, proc_revoke(file_inode(other), NULL));
 	KUNIT_EXPECT_EQ(test, 3, atomic_read(&t->entry.releases));
 	KUNIT_EXPECT_EQ(test, -EIO, proc_test_call_read(other));
 	__fput_sync(file);

@@ -134,19 +134,25 @@ static inline int touch_signal(const char *p)
 	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
+/* revokeat(): the number of files it revoked, or -1 and errno. */
 static inline int sys_revokeat(int dfd, const char *path, unsigned int flags)
 {
 	return syscall(__NR_revokeat, dfd, path, flags);
 }
 
+/*
+ * revoke(path) and a descriptor's revoke, BSD style: 0 once done, however
+ * many files were revoked (revoke_test's count_of_files_revoked checks
+ * the counts), or -1 and errno.
+ */
 static inline int revoke_path(const char *path)
 {
-	return sys_revokeat(AT_FDCWD, path, 0);
+	return sys_revokeat(AT_FDCWD, path, 0) < 0 ? -1 : 0;
 }
 
 static inline int revoke_fd(int fd)
 {
-	return sys_revokeat(fd, "", REVOKE_FILE);
+	return sys_revokeat(fd, "", REVOKE_FILE) < 0 ? -1 : 0;
 }
 
 #endif /* __REVOKE_H */

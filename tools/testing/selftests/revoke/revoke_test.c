@@ -544,8 +544,31 @@ TEST(test_device_release_once)
 
 TEST(nothing_to_revoke_is_fine)
 {
-	EXPECT_EQ(revoke_path("/"), 0);
-	EXPECT_EQ(revoke_path("/dev/null"), 0);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/", 0), 0);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/dev/null", 0), 0);
+}
+
+/*
+ * revokeat() returns how many files it revoked: a seat manager can tell
+ * that the old session's descriptor was cut off, and that a plain one
+ * (not counted) was not.  REVOKE_FILE revokes one.
+ */
+TEST_F(tmpfile, count_of_files_revoked)
+{
+	int second = open(self->path, O_RDONLY | O_REVOKABLE);
+	int third;
+
+	ASSERT_GE(second, 0);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, self->path, 0), 2);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, self->path, 0), 0);
+	EXPECT_EQ(pread(self->plain, (char[1]){}, 1, 0), 1);
+
+	third = open(self->path, O_RDONLY | O_REVOKABLE);
+	ASSERT_GE(third, 0);
+	EXPECT_EQ(sys_revokeat(third, "", REVOKE_FILE), 1);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, self->path, 0), 0);
+	EXPECT_EQ(close(third), 0);
+	EXPECT_EQ(close(second), 0);
 }
 
 #define ERRORS_FILE "/tmp/revoke_test_errors"
@@ -602,7 +625,7 @@ TEST(errors)
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(sys_revokeat(fd, "", 0), -1);
 	EXPECT_EQ(errno, ENOENT);
-	EXPECT_EQ(sys_revokeat(fd, "", AT_EMPTY_PATH), 0);
+	EXPECT_EQ(sys_revokeat(fd, "", AT_EMPTY_PATH), 1);
 	EXPECT_EQ(write(fd, "x", 1), -1);
 	EXPECT_EQ(errno, EIO);
 	close(fd);

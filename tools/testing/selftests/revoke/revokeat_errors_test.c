@@ -30,7 +30,7 @@ static int sys_open(const char *path, int flags)
 /* The errno revokeat() fails with, or 0. */
 static int revokeat_errno(int dfd, const char *path, unsigned int flags)
 {
-	return sys_revokeat(dfd, path, flags) ? errno : 0;
+	return sys_revokeat(dfd, path, flags) < 0 ? errno : 0;
 }
 
 /* The same, from a child that runs as nobody. */
