@@ -175,15 +175,16 @@ static struct revokable_file *revoke_domain_next(struct revoke_domain *d,
 /*
  * One pass over the files of @d that were open when the revoke began
  * (@last), in the order they were opened: close each one's gate and kick
- * its calls, or, with @wait, revoke it and count it.  A file stays on d->files until
- * its driver is released (see revoke_domain_del()), so that every revoker
- * sees every file: two revokers of one domain (revoke(2) and the removal
- * of the domain's object) each wait for all of its files.  A file in its
- * final fput() cannot be held, and is revoked all the same
- * (revoke_unpinned()): its __fput() may be queued behind the revoker's
- * own work (task_work runs the last fput() first, delayed_fput() one
- * list), so waiting for it could be waiting for ourselves.  Goes on after
- * a fatal signal, only without waiting: every file is left revoked.
+ * its calls, or, with @wait, revoke it and count it.  A file stays on
+ * d->files until its driver is released (see revoke_domain_del()), so
+ * that every revoker sees every file: two revokers of one domain
+ * (revoke(2) and the removal of the domain's object) each wait for all of
+ * its files.  A file in its final fput() cannot be held, and is revoked
+ * all the same (revoke_unpinned()): its __fput() may be queued behind the
+ * revoker's own work (task_work runs the last fput() first,
+ * delayed_fput() one list), so waiting for it could be waiting for
+ * ourselves.  Goes on after a fatal signal, only without waiting: every
+ * file is left revoked.
  * Return: the files revoked, or -EINTR after a fatal signal.
  */
 static int revoke_domain_pass(struct revoke_domain *d, u64 last, bool wait,
