@@ -272,6 +272,7 @@ struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode);
 void revoke_inode_domain_put(struct revoke_inode_domain *id);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode);
+struct revoke_poll_hook *revoke_poll_hook_atomic(void);
 #endif
 #else /* !CONFIG_REVOKE: no file is in an inode's domain */
 static inline struct revoke_inode_domain *

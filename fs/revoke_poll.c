@@ -18,6 +18,8 @@
  * Copyright (C) 2026 The revokable files authors
  */
 
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
@@ -41,6 +43,8 @@ struct revoke_poll_hook {
 struct revoke_poll_table {
 	poll_table pt;
 	struct revoke_poll *poll;
+	/* allocated where the poller may sleep, for the next new hook */
+	struct revoke_poll_hook *spare;
 	bool failed;
 };
 
@@ -63,6 +67,14 @@ static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 	/* Pairs with smp_load_acquire() in revoke_poll_hook_del(). */
 	smp_store_release(&hook->head, NULL);
 	return 0;
+}
+
+/* A driver may hold a spinlock around poll_wait(): no sleeping here. */
+VISIBLE_IF_KUNIT struct revoke_poll_hook *revoke_poll_hook_atomic(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(revoke_poll_hook_atomic);
+	return kmalloc(sizeof(struct revoke_poll_hook),
+		       GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
 }
 
 static struct revoke_poll_hook *revoke_poll_hooked(struct revoke_poll *poll,
@@ -113,8 +125,8 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	if (hooked)
 		return;
 
-	/* GFP_ATOMIC: a driver may hold a spinlock around poll_wait(). */
-	hook = kmalloc(sizeof(*hook), GFP_ATOMIC | __GFP_ACCOUNT);
+	hook = rpt->spare ?: revoke_poll_hook_atomic();
+	rpt->spare = NULL;
 	if (!hook) {
 		rpt->failed = true;
 		return;
@@ -140,7 +152,7 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	if (hooked) {
 		/* Another poller hooked it meanwhile. */
 		revoke_poll_hook_del(hook);
-		kfree(hook);
+		rpt->spare = hook;
 	}
 }
 
@@ -165,24 +177,38 @@ void revoke_poll_init(struct revoke_poll *poll)
  * the driver's waitqueues forward its wakeups.  Called inside the file's
  * gate, so that revoke_poll_unhook() does not race it.
  *
- * Return: the driver's mask; with EPOLLERR if a hook could not be added.
+ * A hook that cannot be allocated inside the driver's ->poll, which may
+ * hold a spinlock, is allocated here and the driver polled again (a
+ * ->poll may be called any number of times): each round hooks one more of
+ * its waitqueues.  The caller may sleep, since it queues itself to; those
+ * of select() and epoll allocate with GFP_KERNEL too.  The poll cannot
+ * fail: an EPOLLERR would be a lie, and with EPOLLPRI it is how
+ * sysfs_notify() says "changed".
+ *
+ * Return: the driver's mask.
  */
 noinline __poll_t revoke_poll_call(struct revoke_poll *poll, struct file *file,
 				   poll_table *pt,
 				   __poll_t (*driver_poll)(struct file *,
 							   poll_table *))
 {
-	struct revoke_poll_table rpt;
+	struct revoke_poll_table rpt = { .poll = poll };
 	__poll_t ret;
 
 	poll_wait(file, &poll->wq, pt);
 	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
 	rpt.pt._key = pt->_key;
-	rpt.poll = poll;
-	rpt.failed = false;
-	ret = driver_poll(file, &rpt.pt);
-	/* The poller could miss the driver's wakeups: tell it something is wrong. */
-	return rpt.failed ? ret | EPOLLERR : ret;
+	for (;;) {
+		ret = driver_poll(file, &rpt.pt);
+		if (!rpt.failed)
+			break;
+		rpt.failed = false;
+		if (!rpt.spare)
+			rpt.spare = kmalloc(sizeof(*rpt.spare),
+					    GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
+	}
+	kfree(rpt.spare);
+	return ret;
 }
 
 /*

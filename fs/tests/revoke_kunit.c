@@ -7,6 +7,7 @@
  * Calls are made through file->f_op, the proxy, as the VFS makes them.
  * Races are driven by kthreads and ordered with completions.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/anon_inodes.h>
@@ -878,6 +879,89 @@ static void revoke_test_domain_results(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
 }
 
+/* A driver that polls on the waitqueue in its private_data. */
+static __poll_t revoke_test_poll_wait(struct file *file, poll_table *pt)
+{
+	poll_wait(file, file->private_data, pt);
+	return EPOLLOUT;
+}
+
+static const struct file_operations revoke_test_polled_fops = {
+	.poll		= revoke_test_poll_wait,
+};
+
+static const struct file_operations revoke_test_polled_proxy_fops = {
+	.poll		= revoke_fop_poll,
+	.release	= revoke_fop_release,
+};
+
+/* A poller that queues itself, as select() and epoll do. */
+struct revoke_test_poller {
+	poll_table pt;
+	wait_queue_entry_t wait;
+	wait_queue_head_t *head;
+	bool woken;
+};
+
+static void revoke_test_poller_queue(struct file *file,
+				     wait_queue_head_t *head, poll_table *pt)
+{
+	struct revoke_test_poller *p = container_of(pt, struct revoke_test_poller,
+						    pt);
+
+	p->head = head;
+	add_wait_queue(head, &p->wait);
+}
+
+static int revoke_test_poller_wake(wait_queue_entry_t *wait, unsigned int mode,
+				   int sync, void *key)
+{
+	container_of(wait, struct revoke_test_poller, wait)->woken = true;
+	return 0;
+}
+
+static struct revoke_poll_hook *revoke_test_no_atomic_hook(void)
+{
+	return NULL;
+}
+
+/*
+ * No memory for a hook where the driver may hold a spinlock: the poll is
+ * not failed (EPOLLERR with EPOLLPRI is how sysfs_notify() says a file
+ * changed), and the driver's wakeups reach the poller.
+ */
+static void revoke_test_poll_no_atomic_memory(struct kunit *test)
+{
+	struct revoke_test_poller p = {};
+	wait_queue_head_t *driver;
+	struct file *file;
+
+	/* Freed after the file: its release takes the hook off. */
+	driver = kunit_kzalloc(test, sizeof(*driver), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, driver);
+	init_waitqueue_head(driver);
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_polled_fops, driver,
+					 O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, NULL,
+					    &revoke_test_polled_proxy_fops));
+	kunit_activate_static_stub(test, revoke_poll_hook_atomic,
+				   revoke_test_no_atomic_hook);
+
+	init_poll_funcptr(&p.pt, revoke_test_poller_queue);
+	init_waitqueue_func_entry(&p.wait, revoke_test_poller_wake);
+	KUNIT_EXPECT_EQ(test, (__force unsigned int)EPOLLOUT,
+			(__force unsigned int)vfs_poll(file, &p.pt));
+	KUNIT_ASSERT_NOT_NULL(test, p.head);
+	wake_up(driver);
+	KUNIT_EXPECT_TRUE(test, p.woken);
+	remove_wait_queue(p.head, &p.wait);
+}
+
 struct revoke_test_remover {
 	struct revoke_domain *domain;
 	bool remove;		/* revoke_domain_remove(), not revoke_domain_files() */
@@ -1284,6 +1368,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_claim_given_back),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_results),
+	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
 	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_remove_waits_for_revoker),
 	KUNIT_CASE(revoke_test_concurrent_revokers),

@@ -7,9 +7,9 @@
  * kernel moves such files onto ->read_iter, and this test finds the ones
  * left behind.
  *
- * Each readable regular file under /proc (the top level only, not other
- * processes' directories), /proc/self (with net/ and task/), /sys and
- * debugfs (mounted if it is not) is read once by read(2), up to 64 KiB,
+ * Each readable regular file under /proc (all of it but other processes'
+ * directories), /proc/self (with net/ and task/), /sys and debugfs
+ * (mounted if it is not) is read once by read(2), up to 64 KiB,
  * and then once by each of the other calls, each on a fresh descriptor,
  * for the same amount.  A file read(2) cannot read is skipped.  A call
  * that fails with EINVAL fails the file ("# FAIL <path>: <call>: EINVAL");
@@ -107,6 +107,8 @@ static const char * const stable_files[] = {
 	"/proc/self/personality",
 	"/proc/self/limits",
 	"/proc/self/maps",
+	"/proc/bus/pci/*/*",
+	"/proc/irq/default_smp_affinity",
 	"/proc/self/task/*/cmdline",
 	"/proc/self/task/*/environ",
 	"/proc/self/task/*/auxv",
@@ -133,7 +135,7 @@ static const char * const stable_files[] = {
 struct walk {
 	const char *root;
 	const char *alias;	/* for root in the paths printed and matched */
-	bool top_only;		/* the files of the root, not of its subdirs */
+	bool own_pid_only;	/* not the /proc/<pid> of other processes */
 	int files;		/* read by read(2), then by the variants */
 	int failed;		/* files with an EINVAL or different bytes */
 	int skipped;		/* readable by mode, but open or read failed */
@@ -302,7 +304,9 @@ static int check_file(const char *path, const struct stat *st, int type,
 		return FTW_STOP;
 	}
 	if (type == FTW_D) {
-		if (walk->top_only && ftw->level > 0)
+		if (walk->own_pid_only && ftw->level == 1 &&
+		    strspn(path + ftw->base, "0123456789") ==
+		    strlen(path + ftw->base))
 			return FTW_SKIP_SUBTREE;
 		/* tracefs, automounted there: not debugfs, and blocking reads */
 		if (!strcmp(path, DEBUGFS "/tracing"))
@@ -410,10 +414,13 @@ FIXTURE(tree) {};
 FIXTURE_SETUP(tree) {}
 FIXTURE_TEARDOWN(tree) {}
 
-/* The files of /proc itself: kcore, kpage*, version, ... */
-TEST_F_TIMEOUT(tree, proc_top, 60)
+/*
+ * All of /proc but the processes' directories, which proc_self reads for
+ * one process: kcore, kpage*, version, sys/, tty/, bus/, irq/, ...
+ */
+TEST_F_TIMEOUT(tree, proc, 60)
 {
-	struct walk w = { .root = "/proc", .top_only = true };
+	struct walk w = { .root = "/proc", .own_pid_only = true };
 
 	ASSERT_EQ(walk_tree(&w), 0);
 	EXPECT_GT(w.files, 0);
