@@ -68,6 +68,10 @@ static const struct target targets[] = {
 	{ "procfs",	"/proc/cmdline" },		/* permanent */
 	{ "proc entry",	"/proc/filesystems" },		/* removable */
 	{ "sysfs",	"/sys/kernel/uevent_seqnum" },
+	/*
+	 * A bool: the attribute files of DEFINE_DEBUGFS_ATTRIBUTE() are
+	 * nonseekable, and the calls here are at offset 0.
+	 */
 	{ "debugfs",	"/sys/kernel/debug/sched/verbose" },
 	/* a seq_file, read through seq_read() on the base */
 	{ "debugfs seq", "/sys/kernel/debug/x86/topo/domains" },

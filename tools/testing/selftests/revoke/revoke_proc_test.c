@@ -485,4 +485,58 @@ TEST_F_TIMEOUT(tree, read_every_proc_file, 300)
 	EXPECT_GT(files, 100);
 }
 
+/*
+ * /proc/kpageflags copies its 8-byte entries out a batch at a time: one
+ * 4 KiB read gives what 512 reads of an entry give, and so does a readv()
+ * whose segments split entries.  The first 2 MiB of memory are reserved
+ * or unused, their flags do not change meanwhile.
+ */
+TEST_F(tree, kpageflags_batches)
+{
+	static unsigned char whole[4096], one[4096], split[4096];
+	struct iovec iov[3] = {
+		{ split, 3 }, { split + 3, 5 }, { split + 8, 4088 },
+	};
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	int i;
+
+	if (fd < 0)
+		SKIP(return, "no /proc/kpageflags: %s", strerror(errno));
+	ASSERT_EQ(pread(fd, whole, sizeof(whole), 0), sizeof(whole));
+	for (i = 0; i < sizeof(one); i += 8)
+		ASSERT_EQ(pread(fd, one + i, 8, i), 8);
+	ASSERT_EQ(preadv(fd, iov, 3, 0), sizeof(split));
+	EXPECT_EQ(memcmp(whole, one, sizeof(one)), 0);
+	EXPECT_EQ(memcmp(whole, split, sizeof(split)), 0);
+	EXPECT_EQ(close(fd), 0);
+}
+
+/*
+ * A fault in the middle of a read of /proc/kpagecount fails it with
+ * EFAULT after the entries before the fault were copied, as put_user()
+ * copied them one at a time; read(2) leaves the position on an error.
+ */
+TEST_F(tree, kpagecount_fault)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open("/proc/kpagecount", O_RDONLY);
+	unsigned long long first[2];
+	char *buf;
+
+	if (fd < 0)
+		SKIP(return, "no /proc/kpagecount: %s", strerror(errno));
+	ASSERT_EQ(pread(fd, first, sizeof(first), 0), sizeof(first));
+	buf = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(buf, MAP_FAILED);
+	ASSERT_EQ(munmap(buf + page, page), 0);
+	memset(buf + page - 16, 0xff, 16);
+	EXPECT_EQ(read(fd, buf + page - 16, 64), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(memcmp(buf + page - 16, first, 16), 0);
+	EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 0);
+	EXPECT_EQ(munmap(buf, page), 0);
+	EXPECT_EQ(close(fd), 0);
+}
+
 TEST_HARNESS_MAIN
