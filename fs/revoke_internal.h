@@ -272,7 +272,6 @@ struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode);
 void revoke_inode_domain_put(struct revoke_inode_domain *id);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode);
-struct revoke_poll_hook *revoke_poll_hook_atomic(void);
 #endif
 #else /* !CONFIG_REVOKE: no file is in an inode's domain */
 static inline struct revoke_inode_domain *
@@ -312,6 +311,11 @@ static inline int revoke_unmap(struct revokable_file *rf, bool killable)
 static inline void revoke_vm_free(struct revoke_vm *vm)
 {
 }
+#endif
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The allocation of a poll hook, which a KUnit case makes fail. */
+struct revoke_poll_hook *revoke_poll_hook_atomic(void);
 #endif
 
 #endif /* _FS_REVOKE_INTERNAL_H */

@@ -39,12 +39,18 @@ struct revoke_poll_hook {
 	struct rcu_head rcu;
 };
 
-/* The poll table the driver's ->poll gets: the caller's, redirected. */
+/*
+ * The poll table the driver's ->poll gets: the caller's, redirected.  A
+ * driver that polls another revokable file passes it on: the outermost
+ * table, whose caller may sleep, is the root of the nested ones.
+ */
 struct revoke_poll_table {
 	poll_table pt;
 	struct revoke_poll *poll;
-	/* allocated where the poller may sleep, for the next new hook */
+	struct revoke_poll_table *root;
+	/* the root's: allocated where the poller may sleep, for a new hook */
 	struct revoke_poll_hook *spare;
+	/* the root's: a hook could not be allocated */
 	bool failed;
 };
 
@@ -114,6 +120,7 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 {
 	struct revoke_poll_table *rpt = container_of(pt, struct revoke_poll_table,
 						     pt);
+	struct revoke_poll_table *root = rpt->root;
 	struct revoke_poll *poll = rpt->poll;
 	struct revoke_poll_hook *hook, *old, *next;
 	unsigned long flags;
@@ -125,10 +132,10 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	if (hooked)
 		return;
 
-	hook = rpt->spare ?: revoke_poll_hook_atomic();
-	rpt->spare = NULL;
+	hook = root->spare ?: revoke_poll_hook_atomic();
+	root->spare = NULL;
 	if (!hook) {
-		rpt->failed = true;
+		root->failed = true;
 		return;
 	}
 	hook->poll = poll;
@@ -152,7 +159,7 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	if (hooked) {
 		/* Another poller hooked it meanwhile. */
 		revoke_poll_hook_del(hook);
-		rpt->spare = hook;
+		root->spare = hook;
 	}
 }
 
@@ -179,33 +186,42 @@ void revoke_poll_init(struct revoke_poll *poll)
  *
  * A hook that cannot be allocated inside the driver's ->poll, which may
  * hold a spinlock, is allocated here and the driver polled again (a
- * ->poll may be called any number of times): each round hooks one more of
- * its waitqueues.  The caller may sleep, since it queues itself to; those
- * of select() and epoll allocate with GFP_KERNEL too.  The poll cannot
- * fail: an EPOLLERR would be a lie, and with EPOLLPRI it is how
- * sysfs_notify() says "changed".
+ * ->poll may be called any number of times; the masks of the rounds are
+ * or-ed, so that an event one round consumed is not lost): each round
+ * hooks one more of its waitqueues.  The caller may sleep, since it
+ * queues itself to; those of select() and epoll allocate with GFP_KERNEL
+ * too.  A driver that polls another revokable file with the table it got
+ * is in that ->poll: the nested call leaves the retry to the outermost.
  *
- * Return: the driver's mask.
+ * Return: the driver's mask; with EPOLLERR only if a hook could not be
+ * allocated even here, where select() and epoll_ctl() would fail with
+ * -ENOMEM: a task being killed, or a memory cgroup at its limit.
  */
 noinline __poll_t revoke_poll_call(struct revoke_poll *poll, struct file *file,
 				   poll_table *pt,
 				   __poll_t (*driver_poll)(struct file *,
 							   poll_table *))
 {
-	struct revoke_poll_table rpt = { .poll = poll };
-	__poll_t ret;
+	struct revoke_poll_table rpt = { .poll = poll, .root = &rpt };
+	__poll_t ret = 0;
 
+	if (pt->_qproc == revoke_poll_queue)
+		rpt.root = container_of(pt, struct revoke_poll_table, pt)->root;
 	poll_wait(file, &poll->wq, pt);
 	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
 	rpt.pt._key = pt->_key;
+	if (rpt.root != &rpt)
+		return driver_poll(file, &rpt.pt);
 	for (;;) {
-		ret = driver_poll(file, &rpt.pt);
+		ret |= driver_poll(file, &rpt.pt);
 		if (!rpt.failed)
 			break;
 		rpt.failed = false;
 		if (!rpt.spare)
 			rpt.spare = kmalloc(sizeof(*rpt.spare),
-					    GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
+					    GFP_KERNEL_ACCOUNT);
+		if (!rpt.spare)
+			return ret | EPOLLERR;
 	}
 	kfree(rpt.spare);
 	return ret;

@@ -879,21 +879,68 @@ static void revoke_test_domain_results(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
 }
 
-/* A driver that polls on the waitqueue in its private_data. */
+/* A driver polled on a waitqueue, whose poll consumes its event. */
+struct revoke_test_polled {
+	wait_queue_head_t wq;
+	bool event;
+};
+
 static __poll_t revoke_test_poll_wait(struct file *file, poll_table *pt)
 {
-	poll_wait(file, file->private_data, pt);
-	return EPOLLOUT;
+	struct revoke_test_polled *polled = file->private_data;
+
+	poll_wait(file, &polled->wq, pt);
+	return EPOLLOUT | (xchg(&polled->event, false) ? EPOLLPRI : 0);
 }
 
 static const struct file_operations revoke_test_polled_fops = {
 	.poll		= revoke_test_poll_wait,
 };
 
+/* A driver that polls another file, under a spinlock. */
+struct revoke_test_stacked {
+	spinlock_t lock;	/* held around the lower file's poll */
+	struct file *lower;
+};
+
+static __poll_t revoke_test_poll_lower(struct file *file, poll_table *pt)
+{
+	struct revoke_test_stacked *stacked = file->private_data;
+	__poll_t mask;
+
+	spin_lock(&stacked->lock);
+	mask = vfs_poll(stacked->lower, pt);
+	spin_unlock(&stacked->lock);
+	return mask;
+}
+
+static const struct file_operations revoke_test_stacked_fops = {
+	.poll		= revoke_test_poll_lower,
+};
+
+/* The proxy of both. */
 static const struct file_operations revoke_test_polled_proxy_fops = {
 	.poll		= revoke_fop_poll,
 	.release	= revoke_fop_release,
 };
+
+/* A revokable file of @fops, put at the end of the test. */
+static struct file *revoke_test_open_polled(struct kunit *test,
+					    const struct file_operations *fops,
+					    void *data)
+{
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]", fops, data, O_RDWR,
+					 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, NULL,
+					    &revoke_test_polled_proxy_fops));
+	return file;
+}
 
 /* A poller that queues itself, as select() and epoll do. */
 struct revoke_test_poller {
@@ -926,40 +973,66 @@ static struct revoke_poll_hook *revoke_test_no_atomic_hook(void)
 }
 
 /*
- * No memory for a hook where the driver may hold a spinlock: the poll is
- * not failed (EPOLLERR with EPOLLPRI is how sysfs_notify() says a file
- * changed), and the driver's wakeups reach the poller.
+ * Polls @file with no memory for a hook where the driver may hold a
+ * spinlock: the poll is not failed (EPOLLERR with EPOLLPRI is how
+ * sysfs_notify() says a file changed), the event the first round took is
+ * not lost, and a wakeup of @driver reaches the poller.
  */
-static void revoke_test_poll_no_atomic_memory(struct kunit *test)
+static void revoke_test_poll_without_atomic(struct kunit *test,
+					    struct file *file,
+					    struct revoke_test_polled *driver)
 {
 	struct revoke_test_poller p = {};
-	wait_queue_head_t *driver;
+
+	kunit_activate_static_stub(test, revoke_poll_hook_atomic,
+				   revoke_test_no_atomic_hook);
+	init_poll_funcptr(&p.pt, revoke_test_poller_queue);
+	init_waitqueue_func_entry(&p.wait, revoke_test_poller_wake);
+	driver->event = true;
+	KUNIT_EXPECT_EQ(test, (__force unsigned int)(EPOLLOUT | EPOLLPRI),
+			(__force unsigned int)vfs_poll(file, &p.pt));
+	KUNIT_ASSERT_NOT_NULL(test, p.head);
+	wake_up(&driver->wq);
+	KUNIT_EXPECT_TRUE(test, p.woken);
+	remove_wait_queue(p.head, &p.wait);
+	kunit_deactivate_static_stub(test, revoke_poll_hook_atomic);
+}
+
+static void revoke_test_poll_no_atomic_memory(struct kunit *test)
+{
+	struct revoke_test_polled *driver;
 	struct file *file;
 
 	/* Freed after the file: its release takes the hook off. */
 	driver = kunit_kzalloc(test, sizeof(*driver), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, driver);
-	init_waitqueue_head(driver);
-	file = anon_inode_create_getfile("[revoke_test]",
-					 &revoke_test_polled_fops, driver,
-					 O_RDWR, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
-	KUNIT_ASSERT_EQ(test, 0,
-			revoke_file_install(file, NULL,
-					    &revoke_test_polled_proxy_fops));
-	kunit_activate_static_stub(test, revoke_poll_hook_atomic,
-				   revoke_test_no_atomic_hook);
+	init_waitqueue_head(&driver->wq);
+	file = revoke_test_open_polled(test, &revoke_test_polled_fops, driver);
+	revoke_test_poll_without_atomic(test, file, driver);
+}
 
-	init_poll_funcptr(&p.pt, revoke_test_poller_queue);
-	init_waitqueue_func_entry(&p.wait, revoke_test_poller_wake);
-	KUNIT_EXPECT_EQ(test, (__force unsigned int)EPOLLOUT,
-			(__force unsigned int)vfs_poll(file, &p.pt));
-	KUNIT_ASSERT_NOT_NULL(test, p.head);
-	wake_up(driver);
-	KUNIT_EXPECT_TRUE(test, p.woken);
-	remove_wait_queue(p.head, &p.wait);
+/*
+ * The same through a driver that polls a lower revokable file under a
+ * spinlock: the lower file's poll does not sleep there (the debug
+ * kernel's might_sleep() would say so), the outermost poll retries.
+ */
+static void revoke_test_poll_nested(struct kunit *test)
+{
+	struct revoke_test_stacked *stacked;
+	struct revoke_test_polled *driver;
+	struct file *upper;
+
+	driver = kunit_kzalloc(test, sizeof(*driver), GFP_KERNEL);
+	stacked = kunit_kzalloc(test, sizeof(*stacked), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, driver);
+	KUNIT_ASSERT_NOT_NULL(test, stacked);
+	init_waitqueue_head(&driver->wq);
+	spin_lock_init(&stacked->lock);
+	stacked->lower = revoke_test_open_polled(test, &revoke_test_polled_fops,
+						 driver);
+	upper = revoke_test_open_polled(test, &revoke_test_stacked_fops,
+					stacked);
+	revoke_test_poll_without_atomic(test, upper, driver);
 }
 
 struct revoke_test_remover {
@@ -1369,6 +1442,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_results),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
+	KUNIT_CASE(revoke_test_poll_nested),
 	KUNIT_CASE(revoke_test_domain_remove),
 	KUNIT_CASE(revoke_test_remove_waits_for_revoker),
 	KUNIT_CASE(revoke_test_concurrent_revokers),
