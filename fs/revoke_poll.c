@@ -20,6 +20,7 @@
 
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
+#include <linux/percpu.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
@@ -35,6 +36,8 @@ struct revoke_poll_hook {
 	struct revoke_poll *poll;
 	/* the driver's waitqueue; NULL once the driver let go of it (POLLFREE) */
 	wait_queue_head_t *head;
+	/* the revokable file's poll forwarding @head is of, if it is one */
+	struct revoke_poll *src;
 	wait_queue_entry_t wait;
 	struct rcu_head rcu;
 };
@@ -48,20 +51,65 @@ struct revoke_poll_table {
 	poll_table pt;
 	struct revoke_poll *poll;
 	struct revoke_poll_table *root;
+	/* the nested file's poll forwarding, while it queues on @pt */
+	struct revoke_poll *src;
 	/* the root's: allocated where the poller may sleep, for a new hook */
 	struct revoke_poll_hook *spare;
 	/* the root's: a hook could not be allocated */
 	bool failed;
 };
 
+/*
+ * A hook on a nested revokable file's waitqueue wakes ours under that
+ * waitqueue's lock, of the same class: lockdep wants a subclass per level
+ * of nesting, as epoll's ep_poll_safewake() gives.  The levels of one
+ * chain of wakeups are counted per CPU: the chain runs under the driver's
+ * waitqueue lock, interrupts off.
+ */
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+static DEFINE_PER_CPU(u8, revoke_poll_nests);
+
+static int revoke_poll_nest(struct revoke_poll_hook *hook)
+{
+	int nests = hook->src ? __this_cpu_read(revoke_poll_nests) + 1 : 0;
+
+	return min(nests, MAX_LOCKDEP_SUBCLASSES - 1);
+}
+
+static int revoke_poll_nests_swap(int nests)
+{
+	int old = __this_cpu_read(revoke_poll_nests);
+
+	__this_cpu_write(revoke_poll_nests, nests);
+	return old;
+}
+#else
+static int revoke_poll_nest(struct revoke_poll_hook *hook)
+{
+	return 0;
+}
+
+static int revoke_poll_nests_swap(int nests)
+{
+	return 0;
+}
+#endif
+
 static int revoke_poll_wake(wait_queue_entry_t *wait, unsigned int mode,
 			    int sync, void *key)
 {
 	struct revoke_poll_hook *hook = container_of(wait, struct revoke_poll_hook,
 						     wait);
+	int nests = revoke_poll_nest(hook);
+	struct revoke_poll *poll = hook->poll;
 	__poll_t mask = key_to_poll(key);
+	unsigned long flags;
 
-	__wake_up(&hook->poll->wq, mode, 1, poll_to_key(mask & ~POLLFREE));
+	spin_lock_irqsave_nested(&poll->wq.lock, flags, nests);
+	nests = revoke_poll_nests_swap(nests);
+	__wake_up_locked_key(&poll->wq, mode, poll_to_key(mask & ~POLLFREE));
+	revoke_poll_nests_swap(nests);
+	spin_unlock_irqrestore(&poll->wq.lock, flags);
 	if (!(mask & POLLFREE))
 		return 0;
 	/*
@@ -140,6 +188,7 @@ static void revoke_poll_queue(struct file *file, wait_queue_head_t *head,
 	}
 	hook->poll = poll;
 	hook->head = head;
+	hook->src = rpt->src;
 	init_waitqueue_func_entry(&hook->wait, revoke_poll_wake);
 	/* Not under poll->wq.lock: revoke_poll_wake() nests it in head->lock. */
 	add_wait_queue(head, &hook->wait);
@@ -205,9 +254,17 @@ noinline __poll_t revoke_poll_call(struct revoke_poll *poll, struct file *file,
 	struct revoke_poll_table rpt = { .poll = poll, .root = &rpt };
 	__poll_t ret = 0;
 
-	if (pt->_qproc == revoke_poll_queue)
-		rpt.root = container_of(pt, struct revoke_poll_table, pt)->root;
-	poll_wait(file, &poll->wq, pt);
+	if (pt->_qproc == revoke_poll_queue) {
+		struct revoke_poll_table *outer;
+
+		outer = container_of(pt, struct revoke_poll_table, pt);
+		rpt.root = outer->root;
+		outer->src = poll;
+		poll_wait(file, &poll->wq, pt);
+		outer->src = NULL;
+	} else {
+		poll_wait(file, &poll->wq, pt);
+	}
 	init_poll_funcptr(&rpt.pt, revoke_poll_queue);
 	rpt.pt._key = pt->_key;
 	if (rpt.root != &rpt)
