@@ -43,4 +43,4 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 # Selftest collections built for the guest: upstream suites that guard code
 # the series changes, and the series' own (once the series adds it).  What
 # of them runs is kit/init's.
-SELFTESTS="proc revoke cgroup splice"
+SELFTESTS="proc revoke cgroup splice filesystems/read_variants"

@@ -4,10 +4,23 @@
 # "#+ PATH..." just above a patch names the new files that enter the tree in
 # that patch's commit, copied from the repository as they are.
 #
-# The top-level MAINTAINERS holds our entry alone.  Each commit gets it, in
-# sorted position in the kernel's MAINTAINERS, with the F: lines of the
-# files that exist by then, so that no commit adds a file MAINTAINERS does
-# not know (checkpatch asks).
+# The top-level MAINTAINERS holds the entries the series adds or changes,
+# whole, one paragraph each.  Each commit gets each of them, in sorted
+# position in the kernel's MAINTAINERS (in place of the kernel's version),
+# with the F: lines of the files that exist by then, so that no commit adds
+# a file MAINTAINERS does not know (checkpatch asks).
+
+# path_exists PATTERN: some file matches the F: line's PATTERN.
+path_exists()
+{
+	compgen -G "$1" >/dev/null
+}
+
+# maintainers_split FILE DIR: write FILE's entries to DIR/1, DIR/2...
+maintainers_split()
+{
+	awk -v dir="$2" -v RS= '{ print > (dir "/" NR) }' "$1"
+}
 
 # series_entries FILE: print "PATCH [NEWFILE...]" for each entry.
 series_entries()
@@ -52,10 +65,13 @@ maintainers_entry()
 }
 
 # maintainers_insert ENTRY KERNEL_MAINTAINERS: print the kernel's MAINTAINERS
-# with ENTRY in it, in sorted position, in place of an older version of it.
+# with ENTRY in it: in place of the kernel's version of it (the file is not
+# sorted throughout), or else in sorted position.
 maintainers_insert()
 {
-	awk -v entry="$1" '
+	local inplace=
+	! grep -qxF "$(head -n 1 "$1")" "$2" || inplace=1
+	awk -v entry="$1" -v inplace="$inplace" '
 		BEGIN {
 			while ((getline line < entry) > 0)
 				block = block line "\n"
@@ -64,9 +80,14 @@ maintainers_insert()
 			title = toupper(name)
 		}
 		skip { if ($0 == "") skip = 0; next }
-		$0 == name && prev == "" { skip = 1; next }
+		$0 == name && prev == "" {
+			skip = 1
+			if (inplace)
+				printf "%s\n", block
+			next
+		}
 		/^Maintainers List/ { list = 1 }
-		list && !done && prev == "" && $0 ~ /^[A-Z0-9]/ &&
+		list && !inplace && !done && prev == "" && $0 ~ /^[A-Z0-9]/ &&
 		    toupper($0) > title && $0 != "Maintainers List" {
 			printf "%s\n", block
 			done = 1
@@ -95,15 +116,18 @@ series_apply()
 	for f in "$@"; do
 		mkdir -p "$(dirname "$f")"
 		cp "$top/$f" "$f"
-		git add "$f"
+		git add -f "$f"
 	done
 	if [ -f "$top/MAINTAINERS" ]; then
-		maintainers_entry "$top/MAINTAINERS" test -e > "$tmp/entry"
-		if [ -s "$tmp/entry" ]; then
+		mkdir "$tmp/entries"
+		maintainers_split "$top/MAINTAINERS" "$tmp/entries"
+		for f in "$tmp"/entries/*; do
+			maintainers_entry "$f" path_exists > "$tmp/entry"
+			[ -s "$tmp/entry" ] || continue
 			maintainers_insert "$tmp/entry" MAINTAINERS > "$tmp/M"
 			cat "$tmp/M" > MAINTAINERS
 			git add MAINTAINERS
-		fi
+		done
 	fi
 	{
 		sed -n 's/^Subject: //p' "$tmp/info"

@@ -40,7 +40,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../kselftest_harness.h"
+#include "../../kselftest_harness.h"
 
 #define READ_SIZE	65536
 #define DEBUGFS		"/sys/kernel/debug"
