@@ -163,14 +163,16 @@ static enum revoke_entry revoke_enter_takedown(struct revokable_file *rf,
 	return REVOKE_REFUSED;
 }
 
-static void revoke_leave_takedown(struct revokable_file *rf,
+/* Leave; true if the file was revoked while the call was in. */
+static bool revoke_leave_takedown(struct revokable_file *rf,
 				  struct revoke_call *call,
 				  enum revoke_entry entry)
 {
 	if (entry == REVOKE_ENTERED)
-		revoke_leave(rf, call);
-	else if (entry == REVOKE_TAKEDOWN)
+		return revoke_leave(rf, call);
+	if (entry == REVOKE_TAKEDOWN)
 		revoke_refused(rf);
+	return false;
 }
 
 /*
@@ -192,7 +194,8 @@ int revoke_fop_##name(proto)						\
 	if (entry == REVOKE_REFUSED)					\
 		return refused;						\
 	ret = method(args);						\
-	revoke_leave_takedown(rf, &call, entry);			\
+	if (revoke_leave_takedown(rf, &call, entry))			\
+		return revoke_result(ret, refused);			\
 	return ret;							\
 }									\
 EXPORT_SYMBOL_GPL(revoke_fop_##name)
@@ -290,15 +293,19 @@ static int revoke_enter_both(struct revokable_file *in,
 	return out->results->error;
 }
 
-static void revoke_leave_both(struct revokable_file *in,
-			      struct revoke_call *call_in,
-			      struct revokable_file *out,
-			      struct revoke_call *call_out)
+/* Leave; what a revoked file returns if one was revoked meanwhile, or 0. */
+static int revoke_leave_both(struct revokable_file *in,
+			     struct revoke_call *call_in,
+			     struct revokable_file *out,
+			     struct revoke_call *call_out)
 {
-	if (out)
-		revoke_leave(out, call_out);
-	if (in)
-		revoke_leave(in, call_in);
+	int refused = 0;
+
+	if (out && revoke_leave(out, call_out))
+		refused = out->results->error;
+	if (in && revoke_leave(in, call_in))
+		refused = in->results->error;
+	return refused;
 }
 
 /**
@@ -325,6 +332,7 @@ ssize_t revoke_fop_copy_file_range(struct file *file_in, loff_t pos_in,
 	struct revokable_file *out = file_revokable(file_out);
 	struct revoke_call call_in __uninitialized, call_out __uninitialized;
 	ssize_t ret;
+	int refused;
 
 	ret = revoke_enter_both(in, &call_in, out, &call_out);
 	if (ret)
@@ -333,8 +341,8 @@ ssize_t revoke_fop_copy_file_range(struct file *file_in, loff_t pos_in,
 	if (in->real->copy_file_range == out->real->copy_file_range)
 		ret = out->real->copy_file_range(file_in, pos_in, file_out,
 						 pos_out, len, flags);
-	revoke_leave_both(in, &call_in, out, &call_out);
-	return ret;
+	refused = revoke_leave_both(in, &call_in, out, &call_out);
+	return refused ? revoke_result(ret, refused) : ret;
 }
 EXPORT_SYMBOL_GPL(revoke_fop_copy_file_range);
 
@@ -361,6 +369,7 @@ loff_t revoke_fop_remap_file_range(struct file *file_in, loff_t pos_in,
 	struct revoke_call call_in __uninitialized, call_out __uninitialized;
 	const struct file_operations *real;
 	loff_t ret;
+	int refused;
 
 	ret = revoke_enter_both(in, &call_in, out, &call_out);
 	if (ret)
@@ -371,8 +380,8 @@ loff_t revoke_fop_remap_file_range(struct file *file_in, loff_t pos_in,
 	    in->real->remap_file_range == out->real->remap_file_range)
 		ret = real->remap_file_range(file_in, pos_in, file_out, pos_out,
 					     len, remap_flags);
-	revoke_leave_both(in, &call_in, out, &call_out);
-	return ret;
+	refused = revoke_leave_both(in, &call_in, out, &call_out);
+	return refused ? revoke_result(ret, refused) : ret;
 }
 EXPORT_SYMBOL_GPL(revoke_fop_remap_file_range);
 

@@ -879,6 +879,93 @@ static void revoke_test_domain_results(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
 }
 
+/*
+ * Methods that revoke their own file and then fail as a kicked sleep
+ * does, with -EINTR or a restart code and no signal pending.
+ */
+static ssize_t revoke_test_copy_kicked(struct file *in, loff_t pos_in,
+				       struct file *out, loff_t pos_out,
+				       size_t len, unsigned int flags)
+{
+	KUNIT_EXPECT_EQ(kunit_get_current_test(), 0, revoke_file(in));
+	return -EINTR;
+}
+
+static loff_t revoke_test_remap_kicked(struct file *in, loff_t pos_in,
+				       struct file *out, loff_t pos_out,
+				       loff_t len, unsigned int flags)
+{
+	KUNIT_EXPECT_EQ(kunit_get_current_test(), 0, revoke_file(out));
+	return -ERESTARTSYS;
+}
+
+static int revoke_test_fasync_kicked(int fd, struct file *file, int on)
+{
+	KUNIT_EXPECT_EQ(kunit_get_current_test(), 0, revoke_file(file));
+	return -EINTR;
+}
+
+static const struct file_operations revoke_test_kicked_fops = {
+	.copy_file_range	= revoke_test_copy_kicked,
+	.remap_file_range	= revoke_test_remap_kicked,
+	.fasync			= revoke_test_fasync_kicked,
+	.release		= revoke_test_release,
+};
+
+static const struct file_operations revoke_test_kicked_proxy_fops = {
+	.copy_file_range	= revoke_fop_copy_file_range,
+	.remap_file_range	= revoke_fop_remap_file_range,
+	.fasync			= revoke_fop_fasync,
+	.release		= revoke_fop_release,
+};
+
+static struct file *revoke_test_open_kicked(struct kunit *test)
+{
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_kicked_fops, tf, O_RDWR,
+					 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, NULL,
+					    &revoke_test_kicked_proxy_fops));
+	return file;
+}
+
+/*
+ * A call that leaves a file revoked meanwhile returns what a revoked file
+ * returns, not the -EINTR or restart code of its kicked sleep: the methods
+ * of two files (copy_file_range, remap_file_range) and the takedowns
+ * (fasync) as the others.
+ */
+static void revoke_test_kicked_results(struct kunit *test)
+{
+	struct file *file[4];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(file); i++)
+		file[i] = revoke_test_open_kicked(test);
+	KUNIT_EXPECT_EQ(test, -EIO,
+			file[0]->f_op->copy_file_range(file[0], 0, file[1], 0,
+						       1, 0));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file[0]));
+	KUNIT_EXPECT_EQ(test, -EIO,
+			file[1]->f_op->remap_file_range(file[1], 0, file[2],
+							0, 1, 0));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file[2]));
+	KUNIT_EXPECT_EQ(test, -EIO, file[3]->f_op->fasync(-1, file[3], 1));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file[3]));
+	for (i = 0; i < ARRAY_SIZE(file); i++)
+		KUNIT_EXPECT_EQ(test, i == 1 ? 0 : 1,
+				atomic_read(&test_file(file[i])->releases));
+}
+
 /* A driver polled on a waitqueue, whose poll consumes its event. */
 struct revoke_test_polled {
 	wait_queue_head_t wq;
@@ -1441,6 +1528,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_claim_given_back),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_results),
+	KUNIT_CASE(revoke_test_kicked_results),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
 	KUNIT_CASE(revoke_test_poll_nested),
 	KUNIT_CASE(revoke_test_domain_remove),

@@ -75,6 +75,12 @@ static const struct target targets[] = {
 	{ "debugfs",	"/sys/kernel/debug/sched/verbose" },
 	/* a seq_file, read through seq_read() on the base */
 	{ "debugfs seq", "/sys/kernel/debug/x86/topo/domains" },
+	/*
+	 * A DEFINE_DEBUGFS_ATTRIBUTE() file, written through
+	 * simple_attr_write() on the base: a "1" clears the WARN_ONCE()
+	 * flags, on both kernels alike.  It has no get(): reads fail.
+	 */
+	{ "debugfs attr", "/sys/kernel/debug/clear_warn_once", true },
 	{ "test device", TEST_REVOKE_DEV, true },
 };
 

@@ -366,36 +366,6 @@ TEST_F(sysfs, revoke_one_file)
 	EXPECT_EQ(close(other), 0);
 }
 
-/*
- * Whether @pid comes to sleep within 10 s ("S" or "D" in its stat), and
- * has not exited.
- */
-static bool sleeps(pid_t pid)
-{
-	char path[64], buf[256], *state;
-	int i, fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (i = 0; i < 1000; i++) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return false;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return false;
-		buf[n] = '\0';
-		state = strrchr(buf, ')');
-		if (!state || state[2] == 'Z')
-			return false;
-		if (state[2] == 'S' || state[2] == 'D')
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
 /* Run revoke(2) of @fd (REVOKE_FILE) or of "value" (-1) in a child. */
 static pid_t revoke_in_child(int fd)
 {
@@ -404,6 +374,29 @@ static pid_t revoke_in_child(int fd)
 	if (pid == 0)
 		_exit((fd < 0 ? revoke_path(VALUE) : revoke_fd(fd)) ? errno : 0);
 	return pid;
+}
+
+/* A child blocked in a store to @fd until TEST_REVOKE_UNBLOCK. */
+static pid_t block_store(int fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(write(fd, "block", 5) == 5 ? 0 : errno);
+	return pid;
+}
+
+/* Unblock the store: it and the revoker that waits for it succeed. */
+static void unblock_store(struct __test_metadata *_metadata, int ctl,
+			  pid_t writer, pid_t revoker)
+{
+	int status;
+
+	ASSERT_EQ(ioctl(ctl, TEST_REVOKE_UNBLOCK), 0);
+	ASSERT_EQ(waitpid(writer, &status, 0), writer);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(waitpid(revoker, &status, 0), revoker);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /*
@@ -416,15 +409,13 @@ TEST_F(sysfs, killed_revoker_then_path)
 	pid_t writer, revoker;
 	int status;
 
-	writer = fork();
+	writer = block_store(self->fd);
 	ASSERT_GE(writer, 0);
-	if (writer == 0)
-		_exit(write(self->fd, "block", 5) == 5 ? 0 : errno);
-	ASSERT_TRUE(sleeps(writer));
+	ASSERT_TRUE(task_sleeps(writer));
 
 	revoker = revoke_in_child(self->fd);
 	ASSERT_GE(revoker, 0);
-	if (!sleeps(revoker)) {
+	if (!task_sleeps(revoker)) {
 		waitpid(revoker, &status, 0);
 		TH_LOG("REVOKE_FILE did not wait: status %#x", status);
 		ASSERT_TRUE(false);
@@ -436,17 +427,39 @@ TEST_F(sysfs, killed_revoker_then_path)
 	revoker = revoke_in_child(-1);
 	ASSERT_GE(revoker, 0);
 	/* It waits for the write too. */
-	EXPECT_TRUE(sleeps(revoker));
+	EXPECT_TRUE(task_sleeps(revoker));
 	usleep(100000);
 	EXPECT_EQ(waitpid(revoker, &status, WNOHANG), 0);
 
-	ASSERT_EQ(ioctl(self->ctl, TEST_REVOKE_UNBLOCK), 0);
-	ASSERT_EQ(waitpid(writer, &status, 0), writer);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	ASSERT_EQ(waitpid(revoker, &status, 0), revoker);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	unblock_store(_metadata, self->ctl, writer, revoker);
 	EXPECT_EQ(read_value(self->fd), -1);
 	EXPECT_EQ(errno, ENODEV);
+}
+
+/*
+ * revoke(2) of the path closes every file's gate before it waits for any:
+ * while a store deaf to the kick holds it on one file, another file
+ * refuses a new call at once.
+ */
+TEST_F(sysfs, path_revoke_shuts_every_file_first)
+{
+	int second = open(VALUE, O_RDWR), status;
+	pid_t writer, revoker;
+
+	ASSERT_GE(second, 0);
+	writer = block_store(self->fd);
+	ASSERT_GE(writer, 0);
+	ASSERT_TRUE(task_sleeps(writer));
+
+	revoker = revoke_in_child(-1);
+	ASSERT_GE(revoker, 0);
+	ASSERT_TRUE(task_sleeps(revoker));
+	EXPECT_EQ(read_value(second), -1);
+	EXPECT_EQ(errno, ENODEV);
+	EXPECT_EQ(waitpid(revoker, &status, WNOHANG), 0);
+
+	unblock_store(_metadata, self->ctl, writer, revoker);
+	EXPECT_EQ(close(second), 0);
 }
 
 /* Opens, calls, maps and closes the attributes, until told to stop. */

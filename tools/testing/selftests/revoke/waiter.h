@@ -7,10 +7,13 @@
 #define __REVOKE_WAITER_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sys/epoll.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +27,7 @@ struct waiter {
 	int ret;	/* what wait() returned */
 	int err;	/* errno after it */
 	int events;	/* and what it saw, for the pollers */
+	pid_t tid;	/* the thread's, once it is about to wait */
 };
 
 static void *waiter_run(void *arg)
@@ -31,9 +35,53 @@ static void *waiter_run(void *arg)
 	struct waiter *w = arg;
 
 	errno = 0;
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	w->ret = w->wait(w);
 	w->err = errno;
 	return NULL;
+}
+
+/*
+ * Whether task @tid (a process or a thread) comes to sleep within 10 s
+ * ("S" or "D" in its stat), and has not exited.
+ */
+static inline bool task_sleeps(pid_t tid)
+{
+	char path[64], buf[256], *state;
+	int i, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	for (i = 0; i < 1000; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		state = strrchr(buf, ')');
+		if (!state || state[2] == 'Z')
+			return false;
+		if (state[2] == 'S' || state[2] == 'D')
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Wait until the waiter sleeps in its call, the only place it sleeps once
+ * it has its thread id, or has left it.
+ */
+static inline void waiter_asleep(struct waiter *w)
+{
+	pid_t tid;
+
+	while (!(tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE)))
+		usleep(1000);
+	task_sleeps(tid);
 }
 
 static inline void waiter_start(struct waiter *w, int fd,
@@ -43,9 +91,9 @@ static inline void waiter_start(struct waiter *w, int fd,
 	w->wait = wait;
 	w->ret = -2;
 	w->err = 0;
+	w->tid = 0;
 	pthread_create(&w->thread, NULL, waiter_run, w);
-	/* Long enough for it to be asleep in the kernel. */
-	usleep(200000);
+	waiter_asleep(w);
 }
 
 /* Whether the waiter returned within a second. */
