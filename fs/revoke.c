@@ -58,26 +58,10 @@ void revoke_put(struct revokable_file *rf)
 	kmem_cache_free(revokable_file_cachep, rf);
 }
 
-/**
- * revoke_file_install - make a file being opened revokable
- * @file: the file, in its ->open, not visible to anyone yet
- * @domain: the domain to put it in, or NULL for its inode's domain
- * @proxy: the proxy of @file's methods: const, defined beside them (in
- *	the same module), with the core's method for each of theirs, as
- *	revoke_proxy_check() wants it
- *
- * Gives @file the revokable state and makes @proxy its f_op.  The ->open
- * of methods with FOP_REVOKE_BY_OPEN, or of a regular file of an
- * FS_REVOKABLE filesystem opened with O_REVOKABLE, calls it last, inside
- * revoke_domain_enter() if it has a domain; if it fails, ->open releases
- * what it took and fails.
- *
- * Context: Process context; may sleep.
- * Return: 0; -ENOMEM; -ENOENT if @domain was removed; -EINVAL if @proxy
- * does not match @file's methods.
- */
-int revoke_file_install(struct file *file, struct revoke_domain *domain,
-			const struct file_operations *proxy)
+static int __revoke_file_install(struct file *file,
+				 struct revoke_domain *domain,
+				 const struct file_operations *proxy,
+				 const struct revoke_results *results)
 {
 	struct revokable_file *rf;
 	int err;
@@ -99,6 +83,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain,
 	rf->teardown = NULL;
 	rf->self = NULL;
 	rf->vm = NULL;
+	rf->results = results;
 	revoke_poll_init(&rf->poll);
 	mutex_init(&rf->cancel_lock);
 	INIT_LIST_HEAD(&rf->cancellations);
@@ -108,7 +93,7 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain,
 	file->f_op = proxy;
 	file->f_mode |= FMODE_REVOKABLE;
 
-	/* Sets what comes from the domain: kick, dep_map, seq. */
+	/* Sets what comes from the domain: kick, dep_map, seq, results. */
 	err = revoke_domain_add(rf, domain);
 	if (err) {
 		file->f_mode &= ~FMODE_REVOKABLE;
@@ -118,7 +103,54 @@ int revoke_file_install(struct file *file, struct revoke_domain *domain,
 	}
 	return err;
 }
+
+/**
+ * revoke_file_install - make a file being opened revokable
+ * @file: the file, in its ->open, not visible to anyone yet
+ * @domain: the domain to put it in, or NULL for its inode's domain
+ * @proxy: the proxy of @file's methods: const, defined beside them (in
+ *	the same module), with the core's method for each of theirs, as
+ *	revoke_proxy_check() wants it
+ *
+ * Gives @file the revokable state and makes @proxy its f_op.  The ->open
+ * of methods with FOP_REVOKE_BY_OPEN, or of a regular file of an
+ * FS_REVOKABLE filesystem opened with O_REVOKABLE, calls it last, inside
+ * revoke_domain_enter() if it has a domain; if it fails, ->open releases
+ * what it took and fails.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0; -ENOMEM; -ENOENT if @domain was removed; -EINVAL if @proxy
+ * does not match @file's methods.
+ */
+int revoke_file_install(struct file *file, struct revoke_domain *domain,
+			const struct file_operations *proxy)
+{
+	return __revoke_file_install(file, domain, proxy, NULL);
+}
 EXPORT_SYMBOL_GPL(revoke_file_install);
+
+/**
+ * revoke_chrdev_install - make an open file of a character device revokable
+ * @file: the file, in the driver's ->open, not visible to anyone yet
+ * @proxy: as for revoke_file_install()
+ * @results: what the file's calls return once it is revoked
+ *
+ * revoke_file_install() into the inode's domain, so that revoke(2) of the
+ * device node revokes the files open through it, with @results instead of
+ * a character device's default (read 0, the other calls -EIO): for a
+ * driver that had a revoke of its own (evdev's EVIOCREVOKE), the errors
+ * its users know.
+ *
+ * Context: Process context; may sleep.
+ * Return: as revoke_file_install().
+ */
+int revoke_chrdev_install(struct file *file,
+			  const struct file_operations *proxy,
+			  const struct revoke_results *results)
+{
+	return __revoke_file_install(file, NULL, proxy, results);
+}
+EXPORT_SYMBOL_GPL(revoke_chrdev_install);
 
 /*
  * do_dentry_open(), after a successful ->open of a file opened with

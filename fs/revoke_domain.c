@@ -96,7 +96,8 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->inode_domain = id;
 	rf->seq = ++domain->seq;
 	rf->kick = domain->kick;
-	rf->results = domain->results;
+	if (!rf->results)
+		rf->results = domain->results;
 	if (!rf->results)
 		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
 			      &revoke_chrdev_results : &revoke_default_results;

@@ -156,6 +156,9 @@ static inline bool revoke_domain_removed(const struct revoke_domain *domain)
 
 int revoke_file_install(struct file *file, struct revoke_domain *domain,
 			const struct file_operations *proxy);
+int revoke_chrdev_install(struct file *file,
+			  const struct file_operations *proxy,
+			  const struct revoke_results *results);
 void revoke_domain_files(struct revoke_domain *domain);
 int revoke_domain_files_killable(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);
