@@ -42,17 +42,26 @@ static void *waiter_run(void *arg)
 }
 
 /*
- * Whether task @tid (a process or a thread) comes to sleep within 10 s
- * ("S" or "D" in its stat), and has not exited.
+ * Whether task @tid (a process or a thread) comes to sleep within @ms
+ * milliseconds ("S" or "D" in its stat), and has not exited.
  */
-static inline bool task_sleeps(pid_t tid)
+static inline bool task_sleeps_within(pid_t tid, int ms)
 {
 	char path[64], buf[256], *state;
-	int i, fd;
+	struct timespec now, end;
 	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	for (i = 0; i < 1000; i++) {
+	/* By the clock: among busy threads, each look may come late. */
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			return false;
@@ -66,14 +75,23 @@ static inline bool task_sleeps(pid_t tid)
 			return false;
 		if (state[2] == 'S' || state[2] == 'D')
 			return true;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return false;
 		usleep(10000);
 	}
-	return false;
+}
+
+static inline bool task_sleeps(pid_t tid)
+{
+	return task_sleeps_within(tid, 10000);
 }
 
 /*
  * Wait until the waiter sleeps in its call, the only place it sleeps once
- * it has its thread id, or has left it.
+ * it has its thread id, or has left it; a second at most, for a waiter
+ * that calls in a loop without sleeping.
  */
 static inline void waiter_asleep(struct waiter *w)
 {
@@ -81,7 +99,7 @@ static inline void waiter_asleep(struct waiter *w)
 
 	while (!(tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE)))
 		usleep(1000);
-	task_sleeps(tid);
+	task_sleeps_within(tid, 1000);
 }
 
 static inline void waiter_start(struct waiter *w, int fd,
