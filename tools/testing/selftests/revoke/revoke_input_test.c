@@ -257,6 +257,24 @@ static int find_hidraw(char *path, size_t size)
 	return ret;
 }
 
+/*
+ * Open the hidraw node: its sysfs entry comes before its /dev node, and
+ * hidraw_connect() marks the device as existing after both, so an open
+ * may get ENOENT or ENODEV for a moment.
+ */
+static int open_hidraw(const char *node)
+{
+	int i, fd = -1;
+
+	for (i = 0; i < 500; i++) {
+		fd = open(node, O_RDWR);
+		if (fd >= 0 || (errno != ENOENT && errno != ENODEV))
+			break;
+		usleep(10000);
+	}
+	return fd;
+}
+
 FIXTURE_SETUP(hidraw)
 {
 	struct uhid_event ev = { .type = UHID_CREATE2 };
@@ -278,7 +296,7 @@ FIXTURE_SETUP(hidraw)
 	ASSERT_EQ(write(self->uhid, &ev, sizeof(ev)), sizeof(ev));
 	ASSERT_EQ(find_hidraw(self->node, sizeof(self->node)), 0);
 	for (i = 0; i < 2; i++) {
-		self->fd[i] = open(self->node, O_RDWR);
+		self->fd[i] = open_hidraw(self->node);
 		ASSERT_GE(self->fd[i], 0);
 	}
 }
