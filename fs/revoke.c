@@ -67,7 +67,9 @@ static int __revoke_file_install(struct file *file,
 	int err;
 
 	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE) ||
-	    WARN_ON_ONCE(!revoke_proxy_check(proxy, file->f_op)))
+	    WARN_ON_ONCE(!revoke_proxy_check(proxy, file->f_op)) ||
+	    WARN_ON_ONCE(results && results->release_at_close &&
+			 file->f_op->mmap))
 		return -EINVAL;
 	rf = kmem_cache_alloc(revokable_file_cachep, GFP_KERNEL);
 	if (!rf)
@@ -139,7 +141,8 @@ EXPORT_SYMBOL_GPL(revoke_file_install);
  * device node revokes the files open through it, with @results instead of
  * a character device's default (read 0, the other calls -EIO): for a
  * driver that had a revoke of its own (evdev's EVIOCREVOKE), the errors
- * its users know.
+ * its users know.  Without CONFIG_REVOKE the file is in no domain: it is
+ * revokable all the same, by revoke_file() and its driver.
  *
  * Context: Process context; may sleep.
  * Return: as revoke_file_install().
@@ -175,13 +178,22 @@ int revoke_file_open(struct file *file)
 	return -EOPNOTSUPP;
 }
 
-/*
- * do_dentry_open(), when an ->open that made the file revokable fails
- * afterwards, against the rule that it installs last: undo it, as
- * revoke_file_install() undoes itself, so that the open's cleanup puts the
- * driver's methods and no domain keeps a file that is freed.  A revoker
- * that found the file meanwhile holds it and the state, and may release
- * the driver once more: that is the broken ->open's to answer for.
+/**
+ * revoke_file_abort - undo revoke_file_install() in a failing ->open
+ * @file: the file, made revokable by the ->open that fails
+ *
+ * Gives @file back its driver's methods and takes it out of its domain,
+ * as revoke_file_install() undoes itself when it fails, so that the
+ * open's cleanup puts the driver's methods and no domain keeps a file
+ * that is freed.  For a ->open that must install before it can fail (a
+ * tty's, which a hangup must find while it waits for the line), and that
+ * releases what it took itself; do_dentry_open() calls it for an ->open
+ * that failed without.  A revoker that found the file meanwhile holds it
+ * and the state, and may release the driver once more, unless the
+ * driver's results say @release_at_close: that is for the ->open to
+ * answer for.
+ *
+ * Context: Process context.
  */
 void revoke_file_abort(struct file *file)
 {
@@ -193,6 +205,7 @@ void revoke_file_abort(struct file *file)
 	file->f_revoke_gate = NULL;
 	revoke_put(rf);
 }
+EXPORT_SYMBOL_GPL(revoke_file_abort);
 
 /*
  * The gate's slow paths; its fast paths are in <linux/revoke_gate.h>, how
@@ -734,6 +747,9 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 
 	revoke_shut(rf);
 	own = revoke_calls_of(rf, current);
+	/* Its driver is released by the final fput(), see revoke_results. */
+	if (own && rf->results->release_at_close)
+		return revoke_wait_calls(rf, revoke_own_calls_left, killable);
 	if (own) {
 		if (cmpxchg(&rf->self, NULL, current))
 			return 0;
@@ -754,6 +770,8 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 					  _RET_IP_));
 	revoke_gate_lockdep(&rf->gate,
 			    rwsem_release(rf->gate.dep_map, _RET_IP_));
+	if (rf->results->release_at_close)
+		return revoke_wait_calls(rf, revoke_calls_left, killable);
 	for (;;) {
 		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
@@ -829,6 +847,25 @@ int revoke_file(struct file *file)
 	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(revoke_file);
+
+/**
+ * revoke_file_shut - cut one open file off, without waiting
+ * @file: the file, revokable; the caller holds it, or a lock its driver's
+ *	->release takes
+ *
+ * New calls of @file fail as on a revoked file, and its calls in flight
+ * are kicked, as revoke_file() does first; nothing is waited for and the
+ * driver is not released.  For a driver that cuts its files off holding
+ * a lock their calls take, and gets them out of its waits itself: tty
+ * hangup.  revoke_file() of @file afterwards waits for the calls.
+ *
+ * Context: Process context; may sleep.
+ */
+void revoke_file_shut(struct file *file)
+{
+	revoke_shut(file_revokable(file));
+}
+EXPORT_SYMBOL_GPL(revoke_file_shut);
 
 /**
  * __file_revoked - has this revokable file been revoked?

@@ -69,9 +69,19 @@ const struct revoke_results revoke_chrdev_results = {
 	.poll	= REVOKED_POLL,
 };
 
+/* What the calls of a file return once revoked, unless its driver says. */
+static void revoke_default_results_of(struct revokable_file *rf)
+{
+	if (!rf->results)
+		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
+			      &revoke_chrdev_results : &revoke_default_results;
+}
+
 /*
  * Put @rf, being installed, in @domain, or in its inode's domain if @domain
  * is NULL.  -ENOENT if @domain was removed: see revoke_domain_remove().
+ * Without revoke(2) (!CONFIG_REVOKE) there is no inode's domain: the file
+ * is in none, and only revoke_file() and its driver revoke it.
  */
 int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 {
@@ -81,6 +91,16 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 		id = revoke_inode_domain_get(file_inode(rf->file));
 		if (IS_ERR(id))
 			return PTR_ERR(id);
+		if (!id) {
+			rf->domain = NULL;
+			rf->inode_domain = NULL;
+			rf->kick = NULL;
+			revoke_default_results_of(rf);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+			rf->gate.dep_map = NULL;
+#endif
+			return 0;
+		}
 		domain = &id->domain;
 	}
 
@@ -98,9 +118,7 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 	rf->kick = domain->kick;
 	if (!rf->results)
 		rf->results = domain->results;
-	if (!rf->results)
-		rf->results = S_ISCHR(file_inode(rf->file)->i_mode) ?
-			      &revoke_chrdev_results : &revoke_default_results;
+	revoke_default_results_of(rf);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	rf->gate.dep_map = domain->dep_map;
 #endif

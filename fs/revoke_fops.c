@@ -105,15 +105,28 @@ REVOKE_PROXY(__poll_t, poll, file_revokable(file), rf->results->poll,
 	     PROTO(struct file *file, struct poll_table_struct *pt),
 	     ARGS(file, pt));
 
-REVOKE_PROXY(long, unlocked_ioctl, file_revokable(file), rf->results->ioctl,
-	     rf->real->unlocked_ioctl,
-	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
-	     ARGS(file, cmd, arg));
+/*
+ * What a revoked file's ioctl @cmd returns; an idle call kicked out of the
+ * driver, whose command the twin leaving the file does not get, returns
+ * results->ioctl.
+ */
+static long revoke_ioctl_result(const struct revoke_results *results,
+				unsigned int cmd)
+{
+	return results->ioctl_cmd ? results->ioctl_cmd(cmd) : results->ioctl;
+}
 
-REVOKE_PROXY(long, compat_ioctl, file_revokable(file), rf->results->ioctl,
-	     rf->real->compat_ioctl,
-	     PROTO(struct file *file, unsigned int cmd, unsigned long arg),
-	     ARGS(file, cmd, arg));
+REVOKE_PROXY_KICKED(long, unlocked_ioctl, file_revokable(file),
+		    revoke_ioctl_result(rf->results, cmd), rf->results->ioctl,
+		    rf->real->unlocked_ioctl,
+		    PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+		    ARGS(file, cmd, arg));
+
+REVOKE_PROXY_KICKED(long, compat_ioctl, file_revokable(file),
+		    revoke_ioctl_result(rf->results, cmd), rf->results->ioctl,
+		    rf->real->compat_ioctl,
+		    PROTO(struct file *file, unsigned int cmd, unsigned long arg),
+		    ARGS(file, cmd, arg));
 
 REVOKE_PROXY(int, flush, file_revokable(file), 0, rf->real->flush,
 	     PROTO(struct file *file, fl_owner_t id),

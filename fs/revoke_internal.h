@@ -200,11 +200,21 @@ static __always_inline bool revoke_leave(struct revokable_file *rf,
 	 (refused) : (ret))
 
 #define REVOKE_PROXY(ret_t, name, rf_of, refused, method, proto, args)	\
+	REVOKE_PROXY_KICKED(ret_t, name, rf_of, refused, refused, method, \
+			    PROTO(proto), ARGS(args))
+
+/*
+ * REVOKE_PROXY(), with what an idle call kicked out of the driver returns
+ * apart: an expression of the state alone, for the twin that leaves a
+ * revoked file gets no arguments.
+ */
+#define REVOKE_PROXY_KICKED(ret_t, name, rf_of, refused, kicked, method, \
+			    proto, args)				\
 static noinline ret_t revoke_fop_##name##_dead(struct revokable_file *rf, \
 					      ret_t ret)		\
 {									\
 	revoke_left_dead(&rf->gate);					\
-	return revoke_result(ret, refused);				\
+	return revoke_result(ret, kicked);				\
 }									\
 									\
 static noinline ret_t revoke_fop_##name##_busy(struct revokable_file *rf, \
@@ -277,7 +287,7 @@ struct revoke_inode_domain *revoke_inode_domain_find(const struct inode *inode);
 static inline struct revoke_inode_domain *
 revoke_inode_domain_get(const struct inode *inode)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	return NULL;
 }
 
 static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)

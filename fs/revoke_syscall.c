@@ -17,6 +17,7 @@
 #include <linux/revoke.h>
 #include <linux/security.h>
 #include <linux/syscalls.h>
+#include <linux/tty.h>
 #include <linux/uaccess.h>
 
 /*
@@ -28,6 +29,12 @@
  * filesystem or driver made revokable (a sysfs attribute, the test
  * device) may be shared with an opener who agreed to nothing, and is for
  * the owner or CAP_FOWNER too.
+ *
+ * A terminal is revoked by terminal, not by node: revoke(2) of any node of
+ * it hangs it up, with every file open on it (tty_revoke()).  The owner of
+ * a terminal's node may do that, as on BSD, where login and getty revoke
+ * the line for the next session; vhangup() of one's own controlling
+ * terminal wants CAP_SYS_TTY_CONFIG because it needs no ownership at all.
  */
 static int revoke_fd(int fd, const char __user *pathname)
 {
@@ -110,7 +117,10 @@ SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
 	if (!inode_owner_or_capable(mnt_idmap(path.mnt), inode))
 		goto out;
 	err = security_file_revoke(&path, NULL);
-	if (!err)
+	if (err)
+		goto out;
+	err = S_ISCHR(inode->i_mode) ? tty_revoke(path.dentry) : -ENOTTY;
+	if (err == -ENOTTY)
 		err = revoke_inode(inode);
 out:
 	path_put(&path);

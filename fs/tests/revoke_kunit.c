@@ -879,6 +879,112 @@ static void revoke_test_domain_results(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
 }
 
+/* A driver's own result per ioctl command (a hung-up tty's TIOCSPGRP). */
+static long revoke_test_ioctl_cmd(unsigned int cmd)
+{
+	return cmd ? -ENOTTY : -EIO;
+}
+
+static void revoke_test_ioctl_cmd_results(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error		= -EIO,
+		.ioctl		= -EBADF,
+		.ioctl_cmd	= revoke_test_ioctl_cmd,
+		.poll		= EPOLLHUP,
+	};
+	struct revoke_domain domain;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	revoke_domain_init(&domain);
+	domain.results = &results;
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_calls_fops, tf, O_RDWR,
+					 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, &domain,
+					    &revoke_test_calls_proxy_fops));
+	KUNIT_EXPECT_EQ(test, 0, file->f_op->unlocked_ioctl(file, 1, 0));
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_EQ(test, -EIO, file->f_op->unlocked_ioctl(file, 0, 0));
+	KUNIT_EXPECT_EQ(test, -ENOTTY, file->f_op->unlocked_ioctl(file, 1, 0));
+}
+
+/*
+ * A driver whose files are released at their last close only (a tty's):
+ * revoke closes the gate and waits for the call in flight, and the final
+ * fput() releases the driver, once.
+ */
+static void revoke_test_release_at_close(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error			= -EIO,
+		.ioctl			= -EIO,
+		.poll			= EPOLLHUP,
+		.release_at_close	= true,
+	};
+	struct revoke_test_revoker r = {};
+	struct task_struct *reader, *revoker;
+	struct revoke_domain domain;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	revoke_domain_init(&domain);
+	domain.results = &results;
+	file = revoke_test_open_file(test, &domain, true);
+	tf = test_file(file);
+	reader = revoke_test_start_revoke(test, file, &r, &revoker);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			wait_for_completion_timeout(&r.done, HZ / 10));
+	complete(&tf->unblock);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, 0, r.ret);
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 0, revoke_test_call_read(file));
+	/* A second revoke, and the domain's, find nothing to release. */
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	revoke_domain_files(&domain);
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	kthread_stop_put(revoker);
+	kthread_stop_put(reader);
+}
+
+/*
+ * revoke_file_shut() closes the gate with a call in flight and returns at
+ * once; revoke_file() afterwards waits for that call and releases.
+ */
+static void revoke_test_shut(struct kunit *test)
+{
+	struct file *file = revoke_test_open(test, NULL, true);
+	struct revoke_test_file *tf = test_file(file);
+	struct task_struct *reader;
+
+	reader = revoke_test_start(test, revoke_test_reader, file);
+	wait_for_completion(&tf->entered);
+	revoke_file_shut(file);
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	complete(&tf->unblock);
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->late_calls));
+	kthread_stop_put(reader);
+}
+
 /*
  * Methods that revoke their own file and then fail as a kicked sleep
  * does, with -EINTR or a restart code and no signal pending.
@@ -1528,6 +1634,9 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_claim_given_back),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_results),
+	KUNIT_CASE(revoke_test_ioctl_cmd_results),
+	KUNIT_CASE(revoke_test_release_at_close),
+	KUNIT_CASE(revoke_test_shut),
 	KUNIT_CASE(revoke_test_kicked_results),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
 	KUNIT_CASE(revoke_test_poll_nested),

@@ -24,6 +24,12 @@
  * @ioctl: unlocked_ioctl and compat_ioctl
  * @mmap: mmap and get_unmapped_area
  * @poll: poll, the mask of a revoked file
+ * @ioctl_cmd: if set, what ioctl @cmd returns, instead of @ioctl
+ * @release_at_close: the driver's ->release runs at the final fput()
+ *	only, never early: revoke closes the gate and waits for the calls in
+ *	flight, and the file stays the driver's until it is closed.  For a
+ *	driver that counts its open files and whose ->release must run in
+ *	its own order (a tty's), and has no ->mmap.
  *
  * A filesystem whose files failed in their own way after the removal of
  * their object, before it used the core, gives its domains these, so
@@ -37,6 +43,8 @@ struct revoke_results {
 	int ioctl;
 	int mmap;
 	__poll_t poll;
+	long (*ioctl_cmd)(unsigned int cmd);
+	bool release_at_close;
 };
 
 /**
@@ -165,6 +173,8 @@ bool revoke_domain_enter(struct revoke_domain *domain);
 void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);
 int revoke_file(struct file *file);
+void revoke_file_shut(struct file *file);
+void revoke_file_abort(struct file *file);
 #ifdef CONFIG_REVOKE
 int revoke_inode(struct inode *inode);
 #else
@@ -180,7 +190,6 @@ void revoke_leave_cancellation(struct file *file, struct revoke_cancellation *c)
 
 /* Called by the VFS only. */
 int revoke_file_open(struct file *file);
-void revoke_file_abort(struct file *file);
 
 /**
  * DOC: proxy methods

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,6 +83,7 @@ static const struct target targets[] = {
 	 */
 	{ "debugfs attr", "/sys/kernel/debug/clear_warn_once", true },
 	{ "test device", TEST_REVOKE_DEV, true },
+	{ "pty",	BENCH_DIR "/pty", true },	/* a link to the slave */
 };
 
 /* What an operation works on. */
@@ -98,6 +100,14 @@ typedef long (*op_fn)(struct bench *b);
 
 static char page[4096];
 static long long timer;	/* instructions that timing an empty call takes */
+/* The pty's master: what is read from the slave is written here. */
+static int pty_master = -1;
+
+/* Where a stream's bytes to read are written: a pty's master, or itself. */
+static int stream_feed(struct bench *b)
+{
+	return strcmp(b->t->path, BENCH_DIR "/pty") ? b->fd : pty_master;
+}
 
 static long op_read1(struct bench *b)
 {
@@ -223,20 +233,28 @@ static void stream_fill(struct bench *b, int bytes)
 	while (bytes > 0) {
 		int n = bytes < 64 ? bytes : 64;
 
-		if (write(b->fd, page, n) != n)
+		if (write(stream_feed(b), page, n) != n)
 			return;
 		bytes -= n;
 	}
 }
 
+static void drain(int fd, char *buf)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	while (read(fd, buf, 4096) > 0)
+		;
+	fcntl(fd, F_SETFL, fl);
+}
+
+/* A pty's master gets what the slave wrote. */
 static void stream_drain(struct bench *b)
 {
-	int fl = fcntl(b->fd, F_GETFL);
-
-	fcntl(b->fd, F_SETFL, fl | O_NONBLOCK);
-	while (read(b->fd, b->buf, sizeof(b->buf)) > 0)
-		;
-	fcntl(b->fd, F_SETFL, fl);
+	drain(b->fd, b->buf);
+	if (stream_feed(b) != b->fd)
+		drain(stream_feed(b), b->buf);
 }
 
 /* The fewest instructions any of @loops calls of @fn took, or -1 on error. */
@@ -339,7 +357,7 @@ static void bench_target(const struct target *t, bool revokable)
 	int i;
 
 	b->t = t;
-	b->oflags = O_RDWR | (revokable ? O_REVOKABLE : 0);
+	b->oflags = O_RDWR | O_NOCTTY | (revokable ? O_REVOKABLE : 0);
 	b->fd = open(t->path, b->oflags);
 	if (b->fd < 0) {
 		b->oflags = O_RDONLY | (revokable ? O_REVOKABLE : 0);
@@ -492,6 +510,30 @@ static void bench_revoke(int files, int others)
 	free(fds);
 }
 
+/*
+ * A pty whose slave is raw, so that a byte written to the master is a
+ * byte to read: the slave held open keeps its settings for the opens to
+ * come, through the link BENCH_DIR/pty.
+ */
+static int open_pty(void)
+{
+	struct termios t;
+	char name[64];
+	int slave;
+
+	pty_master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (pty_master < 0 || grantpt(pty_master) || unlockpt(pty_master) ||
+	    ptsname_r(pty_master, name, sizeof(name)))
+		return -1;
+	slave = open(name, O_RDWR | O_NOCTTY);
+	if (slave < 0 || tcgetattr(slave, &t))
+		return -1;
+	cfmakeraw(&t);
+	if (tcsetattr(slave, TCSANOW, &t))
+		return -1;
+	return symlink(name, BENCH_DIR "/pty");
+}
+
 int main(int argc, char **argv)
 {
 	struct rlimit nofile = { 8192, 8192 };
@@ -505,6 +547,8 @@ int main(int argc, char **argv)
 	if (mount("bench", BENCH_DIR, "tmpfs", MS_NOATIME, NULL))
 		fprintf(stderr, "revoke_bench: no tmpfs of its own: %m\n");
 	mkfifo(BENCH_DIR "/fifo", 0600);
+	if (open_pty() < 0)
+		return 1;
 	fd = open(BENCH_DIR "/file", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write(fd, page, sizeof(page)) != sizeof(page))
 		return 1;
