@@ -11,6 +11,7 @@
  * Copyright (C) 2026 The revokable files authors
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/fs.h>
@@ -55,6 +56,7 @@ struct revoke_inode_domain *revoke_inode_domain_get(const struct inode *inode)
 {
 	struct revoke_inode_domain *id, *new;
 
+	KUNIT_STATIC_STUB_REDIRECT(revoke_inode_domain_get, inode);
 	id = revoke_inode_domain_find(inode);
 	if (id)
 		return id;

@@ -1484,6 +1484,35 @@ static void revoke_test_inode_domain(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, revoke_inode_domain_find(inode));
 }
 
+/* What a kernel without CONFIG_REVOKE has for an inode: no domain. */
+static struct revoke_inode_domain *
+revoke_test_no_inode_domain(const struct inode *inode)
+{
+	return NULL;
+}
+
+/*
+ * Without revoke(2) a driver's file is in no domain (evdev's, for
+ * EVIOCREVOKE), and revokable all the same: revoke_file() releases once.
+ */
+static void revoke_test_no_domain(struct kunit *test)
+{
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	kunit_activate_static_stub(test, revoke_inode_domain_get,
+				   revoke_test_no_inode_domain);
+	file = revoke_test_open(test, NULL, false);
+	kunit_deactivate_static_stub(test, revoke_inode_domain_get);
+	tf = test_file(file);
+	KUNIT_EXPECT_TRUE(test, file->f_mode & FMODE_REVOKABLE);
+	KUNIT_EXPECT_NULL(test, file_revokable(file)->domain);
+	KUNIT_EXPECT_EQ(test, 1, revoke_test_call_read(file));
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
+	KUNIT_EXPECT_EQ(test, -EIO, revoke_test_call_read(file));
+}
+
 #ifdef CONFIG_MMU
 /*
  * The file's list of the address spaces that may be mapping it, for
@@ -1645,6 +1674,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_concurrent_revokers),
 	KUNIT_CASE(revoke_test_race_with_fput),
 	KUNIT_CASE(revoke_test_inode_domain),
+	KUNIT_CASE(revoke_test_no_domain),
 #ifdef CONFIG_MMU
 	KUNIT_CASE(revoke_test_vm_mms_bounded),
 #endif
