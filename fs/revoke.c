@@ -770,8 +770,13 @@ int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 					  _RET_IP_));
 	revoke_gate_lockdep(&rf->gate,
 			    rwsem_release(rf->gate.dep_map, _RET_IP_));
-	if (rf->results->release_at_close)
-		return revoke_wait_calls(rf, revoke_calls_left, killable);
+	if (rf->results->release_at_close) {
+		err = revoke_wait_calls(rf, revoke_calls_left, killable);
+		/* No more SIGIO: the calls are gone, the final fput() is not. */
+		if (!err && (rf->file->f_flags & FASYNC) && rf->real->fasync)
+			rf->real->fasync(-1, rf->file, 0);
+		return err;
+	}
 	for (;;) {
 		err = revoke_wait_calls(rf, revoke_calls_left, killable);
 		if (err)
@@ -814,8 +819,12 @@ int revoke_unpinned(struct revokable_file *rf, bool killable)
 		return err;
 	if (!test_and_set_bit(REVOKE_DEAD, &rf->flags))
 		revoke_close(rf, 0);
-	if (revoke_wait_calls(rf, revoke_calls_left, killable))
-		return revoke_unclaim(rf);
+	err = revoke_wait_calls(rf, revoke_calls_left, killable);
+	/* The claim back to __fput(), which releases the driver itself. */
+	if (err || rf->results->release_at_close) {
+		revoke_unclaim(rf);
+		return err;
+	}
 	return revoke_finish(rf, killable);
 }
 

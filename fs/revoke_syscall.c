@@ -119,7 +119,9 @@ SYSCALL_DEFINE3(revokeat, int, dfd, const char __user *, pathname,
 	err = security_file_revoke(&path, NULL);
 	if (err)
 		goto out;
-	err = S_ISCHR(inode->i_mode) ? tty_revoke(path.dentry) : -ENOTTY;
+	/* A node on a nodev mount, which a user namespace may make, is no tty's. */
+	err = S_ISCHR(inode->i_mode) && may_open_dev(&path) ?
+	      tty_revoke(path.dentry) : -ENOTTY;
 	if (err == -ENOTTY)
 		err = revoke_inode(inode);
 out:

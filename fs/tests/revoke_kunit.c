@@ -939,6 +939,9 @@ static void revoke_test_release_at_close(struct kunit *test)
 	domain.results = &results;
 	file = revoke_test_open_file(test, &domain, true);
 	tf = test_file(file);
+	/* fcntl(F_SETFL, O_ASYNC): revoke turns it off, no SIGIO after. */
+	KUNIT_ASSERT_EQ(test, 0, file->f_op->fasync(0, file, 1));
+	file->f_flags |= FASYNC;
 	reader = revoke_test_start_revoke(test, file, &r, &revoker);
 
 	KUNIT_EXPECT_EQ(test, 0,
@@ -948,6 +951,7 @@ static void revoke_test_release_at_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, r.ret);
 	KUNIT_EXPECT_TRUE(test, file_revoked(file));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	KUNIT_EXPECT_FALSE(test, tf->async);
 	KUNIT_EXPECT_EQ(test, 0, revoke_test_call_read(file));
 	/* A second revoke, and the domain's, find nothing to release. */
 	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
@@ -959,6 +963,32 @@ static void revoke_test_release_at_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
 	kthread_stop_put(revoker);
 	kthread_stop_put(reader);
+}
+
+/*
+ * A file in its final fput(), which a domain's revoke cannot hold: the
+ * revoker closes the gate and leaves the release of a driver released at
+ * the last close to __fput(), which may wait in ways revoke(2) must not.
+ */
+static void revoke_test_release_at_close_unpinned(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error			= -EIO,
+		.release_at_close	= true,
+	};
+	struct revoke_domain domain;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	revoke_domain_init(&domain);
+	domain.results = &results;
+	file = revoke_test_open_file(test, &domain, false);
+	tf = test_file(file);
+	KUNIT_EXPECT_EQ(test, 0, revoke_unpinned(file_revokable(file), true));
+	KUNIT_EXPECT_TRUE(test, file_revoked(file));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+	__fput_sync(file);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->releases));
 }
 
 /*
@@ -1665,6 +1695,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_domain_results),
 	KUNIT_CASE(revoke_test_ioctl_cmd_results),
 	KUNIT_CASE(revoke_test_release_at_close),
+	KUNIT_CASE(revoke_test_release_at_close_unpinned),
 	KUNIT_CASE(revoke_test_shut),
 	KUNIT_CASE(revoke_test_kicked_results),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),

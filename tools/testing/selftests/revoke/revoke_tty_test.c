@@ -16,6 +16,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
 
@@ -191,6 +194,87 @@ TEST_F(pty, revoke_one_descriptor)
 	EXPECT_EQ(read(self->master, &c, 1), 1);
 	EXPECT_EQ(c, 'o');
 	close(other);
+}
+
+/* The kernel log from now on, for what a tty's close warns of. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+static bool kmsg_has(int fd, const char *what)
+{
+	bool found = false;
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+	       (n < 0 && errno == EPIPE)) {
+		if (n > 0) {
+			rec[n] = 0;
+			found |= !!strstr(rec, what);
+		}
+	}
+	return found;
+}
+
+/*
+ * A descriptor revoked alone is not hung up: its last close counts in the
+ * port's count of opens, as any close does (ttynull is a tty_port's).  A
+ * close taken for a hung-up file's would leave the count one too high,
+ * and the next plain close would warn.
+ */
+TEST(revoked_alone_closes_as_any)
+{
+	int kmsg, fd, i;
+
+	if (access("/dev/ttynull", F_OK))
+		SKIP(return, "no /dev/ttynull (CONFIG_NULL_TTY)");
+	kmsg = kmsg_open();
+	ASSERT_GE(kmsg, 0);
+	for (i = 0; i < 2; i++) {
+		fd = open("/dev/ttynull", O_RDWR | O_NOCTTY);
+		ASSERT_GE(fd, 0);
+		if (!i)
+			EXPECT_EQ(sys_revokeat(fd, "", REVOKE_FILE), 1);
+		EXPECT_EQ(close(fd), 0);
+	}
+	EXPECT_FALSE(kmsg_has(kmsg, "port count"));
+	close(kmsg);
+}
+
+/*
+ * A node of a terminal on a nodev mount, as a user namespace can make one
+ * (FUSE), is no node of the terminal: revoke(2) of it hangs nothing up,
+ * whoever owns it.  ttynull is found by its device number alone.
+ */
+TEST(nodev_node_is_no_terminal)
+{
+	char dir[] = "/tmp/revoke_nodev.XXXXXX", node[64];
+	struct termios t;
+	struct stat st;
+	int fd;
+
+	if (access("/dev/ttynull", F_OK))
+		SKIP(return, "no /dev/ttynull (CONFIG_NULL_TTY)");
+	fd = open("/dev/ttynull", O_RDWR | O_NOCTTY);
+	ASSERT_GE(fd, 0);
+	ASSERT_NE(mkdtemp(dir), NULL);
+	ASSERT_EQ(mount("nodev", dir, "tmpfs", MS_NODEV, NULL), 0);
+	snprintf(node, sizeof(node), "%s/tty", dir);
+	ASSERT_EQ(fstat(fd, &st), 0);
+	ASSERT_EQ(mknod(node, S_IFCHR | 0600, st.st_rdev), 0);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, node, 0), 0);
+	EXPECT_EQ(tcgetattr(fd, &t), 0);
+	EXPECT_EQ(sys_revokeat(AT_FDCWD, "/dev/ttynull", 0), 1);
+	EXPECT_EQ(tcgetattr(fd, &t), -1);
+	umount(dir);
+	rmdir(dir);
+	close(fd);
 }
 
 struct splicer {
