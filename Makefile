@@ -4,8 +4,8 @@
 all: demo
 
 demo:		## build the patched kernel, boot it in QEMU, show a revoke
-	kit/deps
-	kit/boot demo
+	@kit/deps
+	@kit/boot demo
 
 check:		## run every check and test (what CI runs)
 	kit/check
@@ -48,7 +48,7 @@ lint:		## sparse (C=1) and W=1 on the files the series touches
 clean:		## remove build/ (the base and ccache stay cached)
 	rm -rf build
 
-help:
+help:		## list the targets, one line each
 	@sed -n 's/^\([a-z]*\):.*## \(.*\)/make \1\t\2/p' Makefile
 
 .PHONY: all demo check deps tree import export kunit selftest debug bloat bench bisect lint clean help
