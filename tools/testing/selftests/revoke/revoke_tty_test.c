@@ -58,6 +58,17 @@ static int hung_up(int fd)
 	return 0;
 }
 
+/* Both descriptors hung up: 0, or 20 + the wrong call of @a, 30 + @b's. */
+static int both_hung_up(int a, int b)
+{
+	int ret = hung_up(a);
+
+	if (ret)
+		return 20 + ret;
+	ret = hung_up(b);
+	return ret ? 30 + ret : 0;
+}
+
 /*
  * A session leader with the slave as controlling terminal, opened through
  * its node and through /dev/tty.  revoke(2) of the node hangs up both,
@@ -93,12 +104,9 @@ TEST(revoke_path_hangs_up_session)
 			_exit(12);
 		if (sigpending(&pending) || !sigismember(&pending, SIGHUP))
 			_exit(13);
-		ret = hung_up(tty);
+		ret = both_hung_up(tty, dev_tty);
 		if (ret)
-			_exit(20 + ret);
-		ret = hung_up(dev_tty);
-		if (ret)
-			_exit(30 + ret);
+			_exit(ret);
 		if (open("/dev/tty", O_RDWR) != -1 || errno != ENXIO)
 			_exit(14);
 		_exit(0);
@@ -335,7 +343,7 @@ TEST(vhangup_reaches_revokable_open)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		int master, tty, rev, again, ret;
+		int master, tty, rev, again;
 		char name[64];
 
 		master = open_pty(name, sizeof(name));
@@ -351,13 +359,7 @@ TEST(vhangup_reaches_revokable_open)
 		again = open(name, O_RDWR | O_NOCTTY);
 		if (again < 0 || write(again, "new\n", 4) != 4)
 			_exit(13);
-		ret = hung_up(tty);
-		if (ret)
-			_exit(20 + ret);
-		ret = hung_up(rev);
-		if (ret)
-			_exit(30 + ret);
-		_exit(0);
+		_exit(both_hung_up(tty, rev));
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_TRUE(WIFEXITED(status));
