@@ -8,7 +8,7 @@
  * in that object.  This file owns a domain's list of files, the walk that
  * revokes them, the domain's own gate for the uses of its object that are
  * not calls on its files (opens above all), and its removal.  Revoking
- * one file is fs/revoke.c's; the per-inode domains are fs/revoke_inode.c's.
+ * one file is fs/revoke_file.c's; the per-inode domains are fs/revoke_inode.c's.
  *
  * Copyright (C) 2026 The revokable files authors
  */

@@ -17,9 +17,12 @@
 
 #include <linux/filelock.h>
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/io_uring/cmd.h>
+#include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/seq_file.h>
+#include <linux/seqlock.h>
 
 #include "revoke_internal.h"
 
@@ -485,6 +488,72 @@ static void revoke_proxy_fill(struct file_operations *proxy,
 	proxy->uring_cmd = real->uring_cmd ? revoke_fop_uring_cmd : NULL;
 }
 
+/*
+ * The pairs of tables revoke_proxy_check() found right, so that it compares
+ * each pair once and not at every open: both tables are const, so a pair
+ * right once stays right, until the module they are in goes and another
+ * comes to the same addresses (revoke_proxy_forget_all()).  A slot is
+ * keyed by the driver's table, which has one proxy; a pair that finds its
+ * slot taken is compared again.  The seqlock keeps a reader from taking
+ * one pair's proxy with another's driver table.
+ */
+struct revoke_proxy_pair {
+	const struct file_operations *proxy;
+	const struct file_operations *real;
+};
+
+#define REVOKE_PROXY_PAIRS_BITS	5
+static struct revoke_proxy_pair revoke_proxy_pairs[1 << REVOKE_PROXY_PAIRS_BITS];
+static DEFINE_SEQLOCK(revoke_proxy_pairs_lock);
+
+static struct revoke_proxy_pair *
+revoke_proxy_slot(const struct file_operations *real)
+{
+	return &revoke_proxy_pairs[hash_ptr(real, REVOKE_PROXY_PAIRS_BITS)];
+}
+
+bool revoke_proxy_known(const struct file_operations *proxy,
+			const struct file_operations *real)
+{
+	struct revoke_proxy_pair *pair = revoke_proxy_slot(real);
+	unsigned int seq;
+	bool known;
+
+	do {
+		seq = read_seqbegin(&revoke_proxy_pairs_lock);
+		known = pair->proxy == proxy && pair->real == real;
+	} while (read_seqretry(&revoke_proxy_pairs_lock, seq));
+	return known;
+}
+
+void revoke_proxy_forget_all(void)
+{
+	write_seqlock(&revoke_proxy_pairs_lock);
+	memset(revoke_proxy_pairs, 0, sizeof(revoke_proxy_pairs));
+	write_sequnlock(&revoke_proxy_pairs_lock);
+}
+
+#ifdef CONFIG_MODULES
+/* A module's tables go: another module's may come to their addresses. */
+static int revoke_proxy_module_notify(struct notifier_block *nb,
+				      unsigned long action, void *data)
+{
+	if (action == MODULE_STATE_GOING)
+		revoke_proxy_forget_all();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block revoke_proxy_module_nb = {
+	.notifier_call = revoke_proxy_module_notify,
+};
+
+static int __init revoke_proxy_init(void)
+{
+	return register_module_notifier(&revoke_proxy_module_nb);
+}
+core_initcall(revoke_proxy_init);
+#endif
+
 /**
  * revoke_proxy_check - is this the proxy of these methods?
  * @proxy: a const proxy, defined beside @real
@@ -498,15 +567,25 @@ static void revoke_proxy_fill(struct file_operations *proxy,
  * ->fop_flags and ->check_flags; ->release is revoke_fop_release(), and
  * ->owner is NULL.  revoke_file_install() refuses any other table, so a
  * method added to @real and not to @proxy fails every revokable open of
- * it, at once.
+ * it, at once.  A pair found right is remembered, and not compared again.
  *
  * Return: true if @proxy is exactly that.
  */
 bool revoke_proxy_check(const struct file_operations *proxy,
 			const struct file_operations *real)
 {
+	struct revoke_proxy_pair *pair;
 	struct file_operations want;
 
+	if (revoke_proxy_known(proxy, real))
+		return true;
 	revoke_proxy_fill(&want, real);
-	return !memcmp(&want, proxy, sizeof(want));
+	if (memcmp(&want, proxy, sizeof(want)))
+		return false;
+	pair = revoke_proxy_slot(real);
+	write_seqlock(&revoke_proxy_pairs_lock);
+	pair->proxy = proxy;
+	pair->real = real;
+	write_sequnlock(&revoke_proxy_pairs_lock);
+	return true;
 }

@@ -3,8 +3,8 @@
  * Revokable files: what the parts of the core share.
  *
  *   fs/revoke.c          the state of a revokable file, the gate's slow
- *                        paths, revoking a file, releasing its driver;
- *                        the fast paths are in <linux/revoke_gate.h>
+ *                        paths; the fast paths are in <linux/revoke_gate.h>
+ *   fs/revoke_file.c     revoking one file, releasing its driver
  *   fs/revoke_domain.c   domains: the files revoked together
  *   fs/revoke_inode.c    the domains of inodes, for revoke(2)
  *                        (CONFIG_REVOKE)
@@ -12,6 +12,10 @@
  *   fs/revoke_fops.c     the file_operations proxy
  *   fs/revoke_poll.c     poll forwarding from the driver's waitqueues
  *   fs/revoke_mmap.c     mmap, and switching mappings off at revoke
+ *   fs/revoke_gate.c     the file gate alone, for a filesystem that keeps
+ *                        it in its own per-open state (kernfs)
+ *
+ * Their KUnit tests are fs/tests/revoke*_kunit.c.
  *
  * The words (gate, call, takedown, teardown, kick, domain, use, revoker)
  * are defined in Documentation/filesystems/revoke.rst, "Glossary".
@@ -247,9 +251,12 @@ ret_t revoke_fop_##name(proto)						\
 }									\
 EXPORT_SYMBOL_GPL(revoke_fop_##name)
 
-/* fs/revoke.c: the state, revoking one file */
+/* fs/revoke.c: the state, the calls a task is in */
 void revoke_put(struct revokable_file *rf);
+int revoke_calls_of(struct revokable_file *rf, struct task_struct *task);
 bool revoke_in_call(struct revokable_file *rf);
+
+/* fs/revoke_file.c: revoking one file, releasing its driver */
 void revoke_shut(struct revokable_file *rf);
 int revoke_one(struct revokable_file *rf, struct revoke_domain *d,
 	       bool killable);
@@ -298,6 +305,9 @@ static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)
 /* fs/revoke_fops.c; the proxy methods are declared in <linux/revoke.h> */
 bool revoke_proxy_check(const struct file_operations *proxy,
 			const struct file_operations *real);
+bool revoke_proxy_known(const struct file_operations *proxy,
+			const struct file_operations *real);
+void revoke_proxy_forget_all(void);
 
 /* fs/revoke_mmap.c */
 #ifdef CONFIG_MMU

@@ -4,7 +4,7 @@
  *
  * The syscall: the checks on who may revoke what, then revoke_inode() for
  * a path, revoke_file() for a descriptor.  What revoking does is
- * fs/revoke.c's and fs/revoke_domain.c's.
+ * fs/revoke_file.c's and fs/revoke_domain.c's.
  *
  * Copyright (C) 2026 The revokable files authors
  */

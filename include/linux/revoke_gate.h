@@ -41,7 +41,10 @@ file_revoke_gate(const struct file *file)
 	return file->f_revoke_gate;
 }
 
-/* The slow paths, in fs/revoke.c; not exported, as no module enters. */
+/*
+ * The slow paths, in fs/revoke.c and fs/revoke_file.c; not exported, as no
+ * module enters.
+ */
 bool revoke_enter_busy(struct revoke_gate *gate, int calls,
 		       struct revoke_call *call);
 bool revoke_leave_busy(struct revoke_gate *gate, struct revoke_call *call);
