@@ -24,6 +24,8 @@
 #include <linux/seq_file.h>
 #include <linux/seqlock.h>
 
+#include <asm/sections.h>
+
 #include "revoke_internal.h"
 
 /* REVOKE_PROXY(), for a method that returns nothing. */
@@ -492,7 +494,9 @@ static void revoke_proxy_fill(struct file_operations *proxy,
  * The pairs of tables revoke_proxy_check() found right, so that it compares
  * each pair once and not at every open: both tables are const, so a pair
  * right once stays right, until the module they are in goes and another
- * comes to the same addresses (revoke_proxy_forget_all()).  A slot is
+ * comes to the same addresses (revoke_proxy_forget_all()).  Only tables
+ * of the kernel's read-only data or of a module are remembered: a table
+ * on the heap may be freed and another allocated at its address.  A slot is
  * keyed by the driver's table, which has one proxy; a pair that finds its
  * slot taken is compared again.  The seqlock keeps a reader from taking
  * one pair's proxy with another's driver table.
@@ -510,6 +514,13 @@ static struct revoke_proxy_pair *
 revoke_proxy_slot(const struct file_operations *real)
 {
 	return &revoke_proxy_pairs[hash_ptr(real, REVOKE_PROXY_PAIRS_BITS)];
+}
+
+/* Whether @fops stays where it is, as it is, until its module goes. */
+static bool revoke_proxy_lasting(const struct file_operations *fops)
+{
+	return is_kernel_rodata((unsigned long)fops) ||
+	       is_module_address((unsigned long)fops);
 }
 
 bool revoke_proxy_known(const struct file_operations *proxy,
@@ -582,6 +593,8 @@ bool revoke_proxy_check(const struct file_operations *proxy,
 	revoke_proxy_fill(&want, real);
 	if (memcmp(&want, proxy, sizeof(want)))
 		return false;
+	if (!revoke_proxy_lasting(proxy) || !revoke_proxy_lasting(real))
+		return true;
 	pair = revoke_proxy_slot(real);
 	write_seqlock(&revoke_proxy_pairs_lock);
 	pair->proxy = proxy;

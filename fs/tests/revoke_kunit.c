@@ -187,13 +187,18 @@ static void revoke_test_proxy_refused(struct kunit *test)
  * A pair found right is remembered and not compared again, a wrong proxy
  * of a remembered driver's table is still refused, and a module going
  * forgets every pair, for another module's tables may come to the same
- * addresses.
+ * addresses.  A table on the heap is compared every time.
  */
 static void revoke_test_proxy_remembered(struct kunit *test)
 {
 	const struct file_operations *good = &revoke_test_proxy_fops;
 	const struct file_operations *bad = &revoke_test_bad_proxies[1];
 	const struct file_operations *real = &revoke_test_fops;
+	struct file_operations *heap;
+
+	heap = kunit_kmalloc(test, sizeof(*heap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, heap);
+	memcpy(heap, good, sizeof(*heap));
 
 	revoke_proxy_forget_all();
 	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real));
@@ -204,6 +209,9 @@ static void revoke_test_proxy_remembered(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, revoke_proxy_known(good, real));
 	revoke_proxy_forget_all();
 	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real));
+
+	KUNIT_EXPECT_TRUE(test, revoke_proxy_check(heap, real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(heap, real));
 }
 
 static ssize_t revoke_test_read_iter(struct kiocb *iocb, struct iov_iter *to)
