@@ -26,7 +26,6 @@
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
@@ -204,6 +203,11 @@ EXPORT_SYMBOL_GPL(revoke_file_abort);
  * The gate's slow paths; its fast paths are in <linux/revoke_gate.h>, how
  * it works in revoke_internal.h.  A call that leaves a revoked file is
  * revoke_left_dead(), in fs/revoke_file.c.
+ */
+
+/*
+ * A call that came to a revoked file and did not reach the driver, or a
+ * takedown that did (see revoke_enter_takedown()), leaves.
  */
 noinline void revoke_refused(struct revokable_file *rf)
 {

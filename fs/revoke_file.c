@@ -8,8 +8,10 @@
  * final fput() releases a file that was not revoked.  The first revoker
  * to close the gate kicks, the first to find the calls gone releases, and
  * every revoker returns once the driver is released, whoever released it.
- * The state and the gate's slow paths are in fs/revoke.c; domains, which
- * revoke their files together, in fs/revoke_domain.c.
+ * The state and the gate's slow paths are in fs/revoke.c, but the last
+ * call out of a revoked file, revoke_left_dead(), which may finish the
+ * revoke; domains, which revoke their files together, are in
+ * fs/revoke_domain.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
@@ -86,10 +88,6 @@ noinline void revoke_left_dead(struct revoke_gate *gate)
 	wake_up_var(&rf->gate.active);
 }
 
-/*
- * A call that came to a revoked file and did not reach the driver, or a
- * takedown that did (see revoke_enter_takedown()), leaves.
- */
 /*
  * Releasing the driver.  Two parties race to do it: revoke, and the final
  * fput() of a file that was not revoked.  The first to set REVOKE_RELEASED

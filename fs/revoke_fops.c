@@ -9,12 +9,15 @@
  * (revoke_internal.h) from a list here; the takedowns have a macro of
  * their own, and the methods that take two files are written out.
  * revoke_proxy_check() tells whether a table is the proxy of a driver's
- * methods.  The gate is in revoke_internal.h and fs/revoke.c, poll
- * forwarding in fs/revoke_poll.c, ->mmap in fs/revoke_mmap.c.
+ * methods.  The gate is in revoke_internal.h, fs/revoke.c and
+ * fs/revoke_file.c, poll forwarding in fs/revoke_poll.c, ->mmap in
+ * fs/revoke_mmap.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
 
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/filelock.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -492,59 +495,108 @@ static void revoke_proxy_fill(struct file_operations *proxy,
 
 /*
  * The pairs of tables revoke_proxy_check() found right, so that it compares
- * each pair once and not at every open: both tables are const, so a pair
- * right once stays right, until the module they are in goes and another
- * comes to the same addresses (revoke_proxy_forget_all()).  Only tables
- * of the kernel's read-only data or of a module are remembered: a table
- * on the heap may be freed and another allocated at its address.  A slot is
- * keyed by the driver's table, which has one proxy; a pair that finds its
- * slot taken is compared again.  The seqlock keeps a reader from taking
- * one pair's proxy with another's driver table.
+ * each pair once and not at every open.  Only tables that cannot change
+ * are remembered: those in the kernel's read-only data (__ro_after_init
+ * ones once the kernel runs) and in a live module's, forgotten when any
+ * module goes, for another module's may come to their addresses.  A table
+ * on the heap or in writable data may change, or be freed and another put
+ * at its address: it is compared at every open.
+ *
+ * A driver's table has two slots it may be in, so that two tables hashing
+ * alike both stay; a pair finding both taken is compared at every open
+ * rather than evict one under the lock.  The seqlock keeps a reader from
+ * taking one pair's proxy with another's table; @revoke_proxy_gen, bumped
+ * as the pairs are forgotten, keeps a pair checked before from being
+ * remembered after.
  */
 struct revoke_proxy_pair {
 	const struct file_operations *proxy;
 	const struct file_operations *real;
 };
 
-#define REVOKE_PROXY_PAIRS_BITS	5
-static struct revoke_proxy_pair revoke_proxy_pairs[1 << REVOKE_PROXY_PAIRS_BITS];
+#define REVOKE_PROXY_PAIRS	32
+static struct revoke_proxy_pair revoke_proxy_pairs[REVOKE_PROXY_PAIRS];
+static unsigned long revoke_proxy_gen;
 static DEFINE_SEQLOCK(revoke_proxy_pairs_lock);
 
 static struct revoke_proxy_pair *
-revoke_proxy_slot(const struct file_operations *real)
+revoke_proxy_slot(const struct file_operations *real, int way)
 {
-	return &revoke_proxy_pairs[hash_ptr(real, REVOKE_PROXY_PAIRS_BITS)];
+	unsigned int i = hash_ptr(real, ilog2(REVOKE_PROXY_PAIRS));
+
+	return &revoke_proxy_pairs[(i + way) % REVOKE_PROXY_PAIRS];
 }
 
-/* Whether @fops stays where it is, as it is, until its module goes. */
-static bool revoke_proxy_lasting(const struct file_operations *fops)
+static bool revoke_proxy_is(const struct revoke_proxy_pair *pair,
+			    const struct file_operations *proxy,
+			    const struct file_operations *real)
 {
-	return is_kernel_rodata((unsigned long)fops) ||
-	       is_module_address((unsigned long)fops);
+	return pair->proxy == proxy && pair->real == real;
 }
 
-bool revoke_proxy_known(const struct file_operations *proxy,
-			const struct file_operations *real)
+/*
+ * Whether @proxy is remembered as the proxy of @real; if not, in @gen, the
+ * pairs' generation, read before anything the caller reads afterwards.
+ */
+VISIBLE_IF_KUNIT bool revoke_proxy_known(const struct file_operations *proxy,
+					 const struct file_operations *real,
+					 unsigned long *gen)
 {
-	struct revoke_proxy_pair *pair = revoke_proxy_slot(real);
 	unsigned int seq;
 	bool known;
 
 	do {
 		seq = read_seqbegin(&revoke_proxy_pairs_lock);
-		known = pair->proxy == proxy && pair->real == real;
+		known = revoke_proxy_is(revoke_proxy_slot(real, 0), proxy, real) ||
+			revoke_proxy_is(revoke_proxy_slot(real, 1), proxy, real);
+		*gen = revoke_proxy_gen;
 	} while (read_seqretry(&revoke_proxy_pairs_lock, seq));
 	return known;
 }
 
-void revoke_proxy_forget_all(void)
+/* Remember a pair found right, unless the pairs were forgotten since @gen. */
+static void revoke_proxy_remember(const struct file_operations *proxy,
+				  const struct file_operations *real,
+				  unsigned long gen)
+{
+	struct revoke_proxy_pair *pair = revoke_proxy_slot(real, 0);
+
+	if (READ_ONCE(pair->real))
+		pair = revoke_proxy_slot(real, 1);
+	if (READ_ONCE(pair->real))
+		return;
+	write_seqlock(&revoke_proxy_pairs_lock);
+	if (!pair->real && gen == revoke_proxy_gen) {
+		pair->proxy = proxy;
+		pair->real = real;
+	}
+	write_sequnlock(&revoke_proxy_pairs_lock);
+}
+
+VISIBLE_IF_KUNIT void revoke_proxy_forget_all(void)
 {
 	write_seqlock(&revoke_proxy_pairs_lock);
 	memset(revoke_proxy_pairs, 0, sizeof(revoke_proxy_pairs));
+	revoke_proxy_gen++;
 	write_sequnlock(&revoke_proxy_pairs_lock);
 }
 
 #ifdef CONFIG_MODULES
+/* Whether @addr is in a live module's read-only data. */
+static bool revoke_proxy_in_module_rodata(unsigned long addr)
+{
+	struct module *mod;
+	bool ro;
+
+	preempt_disable();
+	mod = __module_address(addr);
+	ro = mod && mod->state == MODULE_STATE_LIVE &&
+	     (within_module_mem_type(addr, mod, MOD_RODATA) ||
+	      within_module_mem_type(addr, mod, MOD_RO_AFTER_INIT));
+	preempt_enable();
+	return ro;
+}
+
 /* A module's tables go: another module's may come to their addresses. */
 static int revoke_proxy_module_notify(struct notifier_block *nb,
 				      unsigned long action, void *data)
@@ -563,7 +615,24 @@ static int __init revoke_proxy_init(void)
 	return register_module_notifier(&revoke_proxy_module_nb);
 }
 core_initcall(revoke_proxy_init);
+#else
+static bool revoke_proxy_in_module_rodata(unsigned long addr)
+{
+	return false;
+}
 #endif
+
+/* Whether @fops stays as it is, where it is, until its module goes. */
+VISIBLE_IF_KUNIT bool revoke_proxy_lasting(const struct file_operations *fops)
+{
+	unsigned long addr = (unsigned long)fops;
+
+	KUNIT_STATIC_STUB_REDIRECT(revoke_proxy_lasting, fops);
+	if (is_kernel_rodata(addr))
+		return !is_kernel_ro_after_init(addr) ||
+		       system_state >= SYSTEM_RUNNING;
+	return revoke_proxy_in_module_rodata(addr);
+}
 
 /**
  * revoke_proxy_check - is this the proxy of these methods?
@@ -585,20 +654,15 @@ core_initcall(revoke_proxy_init);
 bool revoke_proxy_check(const struct file_operations *proxy,
 			const struct file_operations *real)
 {
-	struct revoke_proxy_pair *pair;
 	struct file_operations want;
+	unsigned long gen;
 
-	if (revoke_proxy_known(proxy, real))
+	if (revoke_proxy_known(proxy, real, &gen))
 		return true;
 	revoke_proxy_fill(&want, real);
 	if (memcmp(&want, proxy, sizeof(want)))
 		return false;
-	if (!revoke_proxy_lasting(proxy) || !revoke_proxy_lasting(real))
-		return true;
-	pair = revoke_proxy_slot(real);
-	write_seqlock(&revoke_proxy_pairs_lock);
-	pair->proxy = proxy;
-	pair->real = real;
-	write_sequnlock(&revoke_proxy_pairs_lock);
+	if (revoke_proxy_lasting(proxy) && revoke_proxy_lasting(real))
+		revoke_proxy_remember(proxy, real, gen);
 	return true;
 }

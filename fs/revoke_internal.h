@@ -3,7 +3,8 @@
  * Revokable files: what the parts of the core share.
  *
  *   fs/revoke.c          the state of a revokable file, the gate's slow
- *                        paths; the fast paths are in <linux/revoke_gate.h>
+ *                        paths but the last call out of a revoked file;
+ *                        the fast paths are in <linux/revoke_gate.h>
  *   fs/revoke_file.c     revoking one file, releasing its driver
  *   fs/revoke_domain.c   domains: the files revoked together
  *   fs/revoke_inode.c    the domains of inodes, for revoke(2)
@@ -305,9 +306,12 @@ static inline void revoke_inode_domain_put(struct revoke_inode_domain *id)
 /* fs/revoke_fops.c; the proxy methods are declared in <linux/revoke.h> */
 bool revoke_proxy_check(const struct file_operations *proxy,
 			const struct file_operations *real);
+#if IS_ENABLED(CONFIG_KUNIT)
 bool revoke_proxy_known(const struct file_operations *proxy,
-			const struct file_operations *real);
+			const struct file_operations *real, unsigned long *gen);
 void revoke_proxy_forget_all(void);
+bool revoke_proxy_lasting(const struct file_operations *fops);
+#endif
 
 /* fs/revoke_mmap.c */
 #ifdef CONFIG_MMU

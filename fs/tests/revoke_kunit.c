@@ -8,6 +8,7 @@
  * Calls are made through file->f_op, the proxy, as the VFS makes them.
  * Races are driven by kthreads and ordered with completions.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test-bug.h>
 #include <linux/anon_inodes.h>
 #include <linux/completion.h>
@@ -183,11 +184,17 @@ static void revoke_test_proxy_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf.releases));
 }
 
+/* A table in writable data, and one written during init only. */
+static struct file_operations revoke_test_writable_fops;
+static struct file_operations revoke_test_ro_after_init_fops __ro_after_init;
+
 /*
  * A pair found right is remembered and not compared again, a wrong proxy
  * of a remembered driver's table is still refused, and a module going
  * forgets every pair, for another module's tables may come to the same
- * addresses.  A table on the heap is compared every time.
+ * addresses.  Only tables that cannot change are remembered: not those on
+ * the heap or in writable data, nor __ro_after_init ones while the kernel
+ * boots.
  */
 static void revoke_test_proxy_remembered(struct kunit *test)
 {
@@ -195,23 +202,54 @@ static void revoke_test_proxy_remembered(struct kunit *test)
 	const struct file_operations *bad = &revoke_test_bad_proxies[1];
 	const struct file_operations *real = &revoke_test_fops;
 	struct file_operations *heap;
+	unsigned long gen;
 
 	heap = kunit_kmalloc(test, sizeof(*heap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, heap);
 	memcpy(heap, good, sizeof(*heap));
 
 	revoke_proxy_forget_all();
-	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real, &gen));
 	KUNIT_EXPECT_TRUE(test, revoke_proxy_check(good, real));
-	KUNIT_EXPECT_TRUE(test, revoke_proxy_known(good, real));
+	KUNIT_EXPECT_TRUE(test, revoke_proxy_known(good, real, &gen));
 	KUNIT_EXPECT_FALSE(test, revoke_proxy_check(bad, real));
-	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(bad, real));
-	KUNIT_EXPECT_TRUE(test, revoke_proxy_known(good, real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(bad, real, &gen));
+	KUNIT_EXPECT_TRUE(test, revoke_proxy_known(good, real, &gen));
 	revoke_proxy_forget_all();
-	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real, &gen));
 
 	KUNIT_EXPECT_TRUE(test, revoke_proxy_check(heap, real));
-	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(heap, real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(heap, real, &gen));
+	KUNIT_EXPECT_TRUE(test, revoke_proxy_lasting(real));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_lasting(heap));
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_lasting(&revoke_test_writable_fops));
+	KUNIT_EXPECT_EQ(test, system_state >= SYSTEM_RUNNING,
+			revoke_proxy_lasting(&revoke_test_ro_after_init_fops));
+}
+
+/* The pairs are forgotten between the check of a pair and its noting. */
+static bool revoke_test_lasting_forgotten(const struct file_operations *fops)
+{
+	revoke_proxy_forget_all();
+	return true;
+}
+
+/*
+ * A pair checked before the pairs are forgotten (a module going) is not
+ * remembered after: its tables may be the module's.
+ */
+static void revoke_test_proxy_forgotten_meanwhile(struct kunit *test)
+{
+	const struct file_operations *good = &revoke_test_proxy_fops;
+	const struct file_operations *real = &revoke_test_fops;
+	unsigned long gen;
+
+	revoke_proxy_forget_all();
+	kunit_activate_static_stub(test, revoke_proxy_lasting,
+				   revoke_test_lasting_forgotten);
+	KUNIT_EXPECT_TRUE(test, revoke_proxy_check(good, real));
+	kunit_deactivate_static_stub(test, revoke_proxy_lasting);
+	KUNIT_EXPECT_FALSE(test, revoke_proxy_known(good, real, &gen));
 }
 
 static ssize_t revoke_test_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -596,6 +634,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(revoke_test_proxy_installed),
 	KUNIT_CASE(revoke_test_proxy_refused),
 	KUNIT_CASE(revoke_test_proxy_remembered),
+	KUNIT_CASE(revoke_test_proxy_forgotten_meanwhile),
 	KUNIT_CASE(revoke_test_by_open_not_installed),
 	KUNIT_CASE(revoke_test_install_aborted),
 	KUNIT_CASE(revoke_test_splice_once),
