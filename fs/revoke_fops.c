@@ -634,6 +634,21 @@ VISIBLE_IF_KUNIT bool revoke_proxy_lasting(const struct file_operations *fops)
 	return revoke_proxy_in_module_rodata(addr);
 }
 
+/*
+ * Compare @proxy with what it must be for @real, once per pair: out of
+ * line, for the table it fills on the stack, which the kernel may zero
+ * first (CONFIG_INIT_STACK_ALL_ZERO), is not for the opens that find the
+ * pair remembered.
+ */
+static noinline bool revoke_proxy_matches(const struct file_operations *proxy,
+					  const struct file_operations *real)
+{
+	struct file_operations want;
+
+	revoke_proxy_fill(&want, real);
+	return !memcmp(&want, proxy, sizeof(want));
+}
+
 /**
  * revoke_proxy_check - is this the proxy of these methods?
  * @proxy: a const proxy, defined beside @real
@@ -654,13 +669,11 @@ VISIBLE_IF_KUNIT bool revoke_proxy_lasting(const struct file_operations *fops)
 bool revoke_proxy_check(const struct file_operations *proxy,
 			const struct file_operations *real)
 {
-	struct file_operations want;
 	unsigned long gen;
 
 	if (revoke_proxy_known(proxy, real, &gen))
 		return true;
-	revoke_proxy_fill(&want, real);
-	if (memcmp(&want, proxy, sizeof(want)))
+	if (!revoke_proxy_matches(proxy, real))
 		return false;
 	if (revoke_proxy_lasting(proxy) && revoke_proxy_lasting(real))
 		revoke_proxy_remember(proxy, real, gen);
