@@ -59,9 +59,7 @@ static int __revoke_file_install(struct file *file,
 	int err;
 
 	if (WARN_ON_ONCE(file->f_mode & FMODE_REVOKABLE) ||
-	    WARN_ON_ONCE(!revoke_proxy_check(proxy, file->f_op)) ||
-	    WARN_ON_ONCE(results && results->release_at_close &&
-			 file->f_op->mmap))
+	    WARN_ON_ONCE(!revoke_proxy_check(proxy, file->f_op)))
 		return -EINVAL;
 	rf = kmem_cache_alloc(revokable_file_cachep, GFP_KERNEL);
 	if (!rf)

@@ -296,6 +296,30 @@ int revoke_domain_files_killable(struct revoke_domain *domain)
 }
 EXPORT_SYMBOL_GPL(revoke_domain_files_killable);
 
+/**
+ * revoke_domain_shut - cut every file of a domain off, without waiting
+ * @domain: the domain
+ *
+ * revoke_file_shut() of each file in @domain now: new calls fail as on a
+ * revoked file and the calls in flight are kicked, but nothing is waited
+ * for and no driver is released.  For a driver that cuts its files off
+ * where it cannot wait for their calls, and gets them out of its waits
+ * itself: ALSA's disconnect of a card, which may run under its driver's
+ * locks.  Files opened in @domain afterwards are not cut off.
+ *
+ * Context: Process context; may sleep.
+ */
+void revoke_domain_shut(struct revoke_domain *domain)
+{
+	u64 last;
+
+	spin_lock(&domain->lock);
+	last = domain->seq;
+	spin_unlock(&domain->lock);
+	revoke_domain_pass(domain, last, false, false);
+}
+EXPORT_SYMBOL_GPL(revoke_domain_shut);
+
 /*
  * A domain embedded in a filesystem object goes when the object is
  * removed.  Its files are revoked then, but a file may be opening: its

@@ -10,8 +10,8 @@
  * their own, and the methods that take two files are written out.
  * revoke_proxy_check() tells whether a table is the proxy of a driver's
  * methods.  The gate is in revoke_internal.h, fs/revoke.c and
- * fs/revoke_file.c, poll forwarding in fs/revoke_poll.c, ->mmap in
- * fs/revoke_mmap.c.
+ * fs/revoke_file.c, poll forwarding in fs/revoke_poll.c, the switch of
+ * mappings in fs/revoke_mmap.c.
  *
  * Copyright (C) 2026 The revokable files authors
  */
@@ -285,14 +285,36 @@ REVOKE_PROXY(unsigned int, mmap_capabilities, file_revokable(file), 0,
 	     ARGS(file));
 #endif
 
-#ifndef CONFIG_MMU
-/* Without an MMU a driver's mapping would outlive revoke. */
+/**
+ * revoke_fop_mmap - the proxy's ->mmap
+ * @file: the revokable file
+ * @vma: the mapping being made
+ *
+ * Calls the driver's ->mmap through the gate.  The mappings of a file
+ * released at its last close only stay the driver's, see revoke_results;
+ * the others are kept only if revoke can switch them off later, see
+ * fs/revoke_mmap.c (never without an MMU).
+ *
+ * Return: the driver's result; -ENODEV if the mapping cannot be switched
+ * off, or if @file is revoked (unless its domain says otherwise).
+ */
 int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return -ENODEV;
+	struct revokable_file *rf = file_revokable(file);
+	struct revoke_call call __uninitialized;
+	int ret;
+
+	if (!revoke_enter(rf, &call))
+		return rf->results->mmap;
+	if (rf->results->release_at_close)
+		ret = rf->real->mmap(file, vma);
+	else
+		ret = revoke_mmap_switchable(rf, vma);
+	if (revoke_leave(rf, &call))
+		return revoke_result(ret, rf->results->mmap);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(revoke_fop_mmap);
-#endif
 
 /*
  * The methods that take two files (copy, clone, dedupe) enter both gates,

@@ -321,12 +321,20 @@ struct revoke_vm {
 	struct list_head mms;
 };
 
+int revoke_mmap_switchable(struct revokable_file *rf,
+			   struct vm_area_struct *vma);
 int revoke_unmap(struct revokable_file *rf, bool killable);
 void revoke_vm_free(struct revoke_vm *vm);
 #if IS_ENABLED(CONFIG_KUNIT)
 int revoke_vm_get(struct revokable_file *rf, struct mm_struct *mm);
 #endif
-#else /* !CONFIG_MMU: no mapping to switch; revoke_fop_mmap() refuses */
+#else /* !CONFIG_MMU: no mapping to switch; a driver's would outlive revoke */
+static inline int revoke_mmap_switchable(struct revokable_file *rf,
+					 struct vm_area_struct *vma)
+{
+	return -ENODEV;
+}
+
 static inline int revoke_unmap(struct revokable_file *rf, bool killable)
 {
 	return 0;

@@ -13,10 +13,13 @@
  * driver whose vm_ops keep a count of their own (open, close) or are
  * called outside an access (may_split, mremap, name, find_special_page)
  * cannot be mapped through a revokable file, as kernfs refuses a bin file
- * with ->close.
+ * with ->close.  The mappings of a file whose driver is released at its
+ * close only (release_at_close) are the driver's, as they were made: they
+ * hold the file, so they are gone before its release.
  *
- * This file owns the mmap method, the list of the address spaces with an
- * mmap() of the file in flight, and the switch.  Built only with an MMU;
+ * This file owns what the mmap method does for a mapping revoke switches
+ * off, the list of the address spaces with an mmap() of the file in
+ * flight, and the switch.  Built only with an MMU;
  * without one, revoke_internal.h refuses mmap.
  *
  * Copyright (C) 2026 The revokable files authors
@@ -129,38 +132,23 @@ static int revoke_vm_check(struct revokable_file *rf,
 	return -ENODEV;
 }
 
-/**
- * revoke_fop_mmap - the proxy's ->mmap
- * @file: the revokable file
- * @vma: the mapping being made
- *
- * Calls the driver's ->mmap through the gate, then keeps the mapping only
- * if revoke can switch it off later: see revoke_vm_check().
- *
- * Return: the driver's result; -ENODEV if the mapping cannot be switched
- * off, or if @file is revoked (unless its domain says otherwise).
+/*
+ * The driver's ->mmap, for revoke_fop_mmap(), in the gate: keep the
+ * mapping only if revoke can switch it off later (see revoke_vm_check()).
  */
-int revoke_fop_mmap(struct file *file, struct vm_area_struct *vma)
+int revoke_mmap_switchable(struct revokable_file *rf,
+			   struct vm_area_struct *vma)
 {
-	struct revokable_file *rf = file_revokable(file);
-	struct revoke_call call __uninitialized;
-	int ret;
+	int ret = revoke_vm_get(rf, vma->vm_mm);
 
-	if (!revoke_enter(rf, &call))
-		return rf->results->mmap;
-	ret = revoke_vm_get(rf, vma->vm_mm);
 	if (!ret)
-		ret = rf->real->mmap(file, vma);
-	if (!ret) {
-		/* Before the VMA is in, so before a fault: see check_vma_flags(). */
-		mapping_set_revokable_maps(file->f_mapping);
-		ret = revoke_vm_check(rf, vma);
-	}
-	if (revoke_leave(rf, &call))
-		return revoke_result(ret, rf->results->mmap);
-	return ret;
+		ret = rf->real->mmap(rf->file, vma);
+	if (ret)
+		return ret;
+	/* Before the VMA is in, so before a fault: see check_vma_flags(). */
+	mapping_set_revokable_maps(rf->file->f_mapping);
+	return revoke_vm_check(rf, vma);
 }
-EXPORT_SYMBOL_GPL(revoke_fop_mmap);
 
 /*
  * Switch the mappings of the revoked file, and only its own (other files

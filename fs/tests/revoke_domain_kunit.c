@@ -47,6 +47,50 @@ static void revoke_test_domain_files(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf2->late_calls));
 }
 
+/*
+ * revoke_domain_shut() cuts every file of the domain off and returns with
+ * a call in flight, releasing no driver: ALSA's disconnect, whose files
+ * are released at their last close only.
+ */
+static void revoke_test_domain_shut(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error			= -ENODEV,
+		.read			= -ENODEV,
+		.release_at_close	= true,
+	};
+	struct revoke_test_file *busy, *idle;
+	struct revoke_domain domain;
+	struct task_struct *reader;
+	struct file *f1, *f2;
+
+	revoke_domain_init(&domain);
+	domain.results = &results;
+	f1 = revoke_test_open_file(test, &domain, true);
+	f2 = revoke_test_open_file(test, &domain, false);
+	busy = test_file(f1);
+	idle = test_file(f2);
+	reader = revoke_test_start(test, revoke_test_reader, f1);
+	wait_for_completion(&busy->entered);
+
+	revoke_domain_shut(&domain);
+	KUNIT_EXPECT_TRUE(test, file_revoked(f1));
+	KUNIT_EXPECT_TRUE(test, file_revoked(f2));
+	KUNIT_EXPECT_EQ(test, -ENODEV, revoke_test_call_read(f2));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&idle->calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&busy->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&idle->releases));
+
+	complete(&busy->unblock);
+	kthread_stop_put(reader);
+	__fput_sync(f1);
+	__fput_sync(f2);
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&busy->releases));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&idle->releases));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&busy->late_calls));
+	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+}
+
 static void revoke_test_kick(struct file *file)
 {
 	complete(&test_file(file)->unblock);
@@ -119,24 +163,6 @@ static const struct file_operations revoke_test_polled_proxy_fops = {
 	.release	= revoke_fop_release,
 };
 
-/* A revokable file of @fops, put at the end of the test. */
-static struct file *revoke_test_open_polled(struct kunit *test,
-					    const struct file_operations *fops,
-					    void *data)
-{
-	struct file *file;
-
-	file = anon_inode_create_getfile("[revoke_test]", fops, data, O_RDWR,
-					 NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
-	KUNIT_ASSERT_EQ(test, 0,
-			revoke_file_install(file, NULL,
-					    &revoke_test_polled_proxy_fops));
-	return file;
-}
-
 /* A poller that queues itself, as select() and epoll do. */
 struct revoke_test_poller {
 	poll_table pt;
@@ -202,7 +228,8 @@ static void revoke_test_poll_no_atomic_memory(struct kunit *test)
 	driver = kunit_kzalloc(test, sizeof(*driver), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, driver);
 	init_waitqueue_head(&driver->wq);
-	file = revoke_test_open_polled(test, &revoke_test_polled_fops, driver);
+	file = revoke_test_open_with(test, NULL, &revoke_test_polled_fops,
+				     &revoke_test_polled_proxy_fops, driver);
 	revoke_test_poll_without_atomic(test, file, driver);
 }
 
@@ -223,10 +250,12 @@ static void revoke_test_poll_nested(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, stacked);
 	init_waitqueue_head(&driver->wq);
 	spin_lock_init(&stacked->lock);
-	stacked->lower = revoke_test_open_polled(test, &revoke_test_polled_fops,
-						 driver);
-	upper = revoke_test_open_polled(test, &revoke_test_stacked_fops,
-					stacked);
+	stacked->lower = revoke_test_open_with(test, NULL,
+					       &revoke_test_polled_fops,
+					       &revoke_test_polled_proxy_fops,
+					       driver);
+	upper = revoke_test_open_with(test, NULL, &revoke_test_stacked_fops,
+				      &revoke_test_polled_proxy_fops, stacked);
 	revoke_test_poll_without_atomic(test, upper, driver);
 }
 
@@ -511,6 +540,7 @@ static void revoke_test_lockdep_abba(struct kunit *test)
 static struct kunit_case revoke_domain_test_cases[] = {
 	KUNIT_CASE(revoke_test_domain_files),
 	KUNIT_CASE(revoke_test_domain_kick),
+	KUNIT_CASE(revoke_test_domain_shut),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
 	KUNIT_CASE(revoke_test_poll_nested),
 	KUNIT_CASE(revoke_test_domain_remove),

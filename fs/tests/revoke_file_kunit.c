@@ -203,6 +203,7 @@ static long revoke_test_ioctl(struct file *file, unsigned int cmd,
 
 static int revoke_test_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	atomic_inc(&test_file(file)->calls);
 	return 0;
 }
 
@@ -225,6 +226,24 @@ static const struct file_operations revoke_test_calls_proxy_fops = {
 	.mmap		= revoke_fop_mmap,
 	.release	= revoke_fop_release,
 };
+
+/*
+ * A file of the driver above in @domain, whose revoked calls return
+ * @results (revoke(2)'s if NULL), put at the end of the test.
+ */
+static struct file *revoke_test_open_calls(struct kunit *test,
+					   struct revoke_domain *domain,
+					   const struct revoke_results *results)
+{
+	struct revoke_test_file *tf;
+
+	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	revoke_domain_init(domain);
+	domain->results = results;
+	return revoke_test_open_with(test, domain, &revoke_test_calls_fops,
+				     &revoke_test_calls_proxy_fops, tf);
+}
 
 /* Each call of @file, revoked, returns what @want says. */
 static void revoke_test_expect_results(struct kunit *test, struct file *file,
@@ -262,27 +281,12 @@ static void revoke_test_domain_results(struct kunit *test)
 		.poll	= DEFAULT_POLLMASK | EPOLLERR | EPOLLPRI,
 	};
 	struct revoke_domain domain[2];
-	struct revoke_test_file *tf;
 	struct file *file[2];
 	int i;
 
-	tf = kunit_kcalloc(test, 2, sizeof(*tf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tf);
 	for (i = 0; i < 2; i++) {
-		revoke_domain_init(&domain[i]);
-		file[i] = anon_inode_create_getfile("[revoke_test]",
-						    &revoke_test_calls_fops,
-						    &tf[i], O_RDWR, NULL);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(file[i]));
-		KUNIT_ASSERT_EQ(test, 0,
-				kunit_add_action_or_reset(test, revoke_test_fput,
-							  file[i]));
-	}
-	domain[0].results = &results;
-	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ(test, 0,
-				revoke_file_install(file[i], &domain[i],
-						    &revoke_test_calls_proxy_fops));
+		file[i] = revoke_test_open_calls(test, &domain[i],
+						 i ? NULL : &results);
 		KUNIT_EXPECT_EQ(test, 0, file[i]->f_op->llseek(file[i], 0,
 							       SEEK_SET));
 		revoke_domain_files(&domain[i]);
@@ -290,7 +294,7 @@ static void revoke_test_domain_results(struct kunit *test)
 	revoke_test_expect_results(test, file[0], &results);
 	revoke_test_expect_results(test, file[1], &revoke_default_results);
 	KUNIT_EXPECT_EQ(test, -EIO, revoke_default_results.read);
-	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf[0].calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&test_file(file[0])->calls));
 }
 
 /* A driver's own result per ioctl command (a hung-up tty's TIOCSPGRP). */
@@ -308,22 +312,9 @@ static void revoke_test_ioctl_cmd_results(struct kunit *test)
 		.poll		= EPOLLHUP,
 	};
 	struct revoke_domain domain;
-	struct revoke_test_file *tf;
 	struct file *file;
 
-	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tf);
-	revoke_domain_init(&domain);
-	domain.results = &results;
-	file = anon_inode_create_getfile("[revoke_test]",
-					 &revoke_test_calls_fops, tf, O_RDWR,
-					 NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
-	KUNIT_ASSERT_EQ(test, 0,
-			revoke_file_install(file, &domain,
-					    &revoke_test_calls_proxy_fops));
+	file = revoke_test_open_calls(test, &domain, &results);
 	KUNIT_EXPECT_EQ(test, 0, file->f_op->unlocked_ioctl(file, 1, 0));
 	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
 	KUNIT_EXPECT_EQ(test, -EIO, file->f_op->unlocked_ioctl(file, 0, 0));
@@ -406,6 +397,36 @@ static void revoke_test_release_at_close_unpinned(struct kunit *test)
 }
 
 /*
+ * A driver released at the last close only keeps its mappings as it made
+ * them (ALSA's PCM buffer): its ->mmap is called through the gate with
+ * nothing for revoke to switch off, and not once the gate is closed.
+ */
+static void revoke_test_release_at_close_maps(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error			= -ENODEV,
+		.mmap			= -ENODEV,
+		.release_at_close	= true,
+	};
+	struct vm_area_struct vma = {};
+	struct revoke_domain domain;
+	struct revoke_test_file *tf;
+	struct file *file;
+
+	file = revoke_test_open_calls(test, &domain, &results);
+	tf = test_file(file);
+	vma.vm_file = file;
+	KUNIT_EXPECT_EQ(test, 0, file->f_op->mmap(file, &vma));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_NULL(test, file_revokable(file)->vm);
+
+	KUNIT_EXPECT_EQ(test, 0, revoke_file(file));
+	KUNIT_EXPECT_EQ(test, -ENODEV, file->f_op->mmap(file, &vma));
+	KUNIT_EXPECT_EQ(test, 1, atomic_read(&tf->calls));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf->releases));
+}
+
+/*
  * revoke_file_shut() closes the gate with a call in flight and returns at
  * once; revoke_file() afterwards waits for that call and releases.
  */
@@ -469,25 +490,6 @@ static const struct file_operations revoke_test_kicked_proxy_fops = {
 	.release		= revoke_fop_release,
 };
 
-static struct file *revoke_test_open_kicked(struct kunit *test)
-{
-	struct revoke_test_file *tf;
-	struct file *file;
-
-	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tf);
-	file = anon_inode_create_getfile("[revoke_test]",
-					 &revoke_test_kicked_fops, tf, O_RDWR,
-					 NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
-	KUNIT_ASSERT_EQ(test, 0,
-			revoke_file_install(file, NULL,
-					    &revoke_test_kicked_proxy_fops));
-	return file;
-}
-
 /*
  * A call that leaves a file revoked meanwhile returns what a revoked file
  * returns, not the -EINTR or restart code of its kicked sleep: the methods
@@ -496,11 +498,17 @@ static struct file *revoke_test_open_kicked(struct kunit *test)
  */
 static void revoke_test_kicked_results(struct kunit *test)
 {
+	struct revoke_test_file *tf;
 	struct file *file[4];
 	int i;
 
+	tf = kunit_kcalloc(test, ARRAY_SIZE(file), sizeof(*tf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tf);
 	for (i = 0; i < ARRAY_SIZE(file); i++)
-		file[i] = revoke_test_open_kicked(test);
+		file[i] = revoke_test_open_with(test, NULL,
+						&revoke_test_kicked_fops,
+						&revoke_test_kicked_proxy_fops,
+						&tf[i]);
 	KUNIT_EXPECT_EQ(test, -EIO,
 			file[0]->f_op->copy_file_range(file[0], 0, file[1], 0,
 						       1, 0));
@@ -607,6 +615,7 @@ static struct kunit_case revoke_file_test_cases[] = {
 	KUNIT_CASE(revoke_test_ioctl_cmd_results),
 	KUNIT_CASE(revoke_test_release_at_close),
 	KUNIT_CASE(revoke_test_release_at_close_unpinned),
+	KUNIT_CASE(revoke_test_release_at_close_maps),
 	KUNIT_CASE(revoke_test_shut),
 	KUNIT_CASE(revoke_test_kicked_results),
 	KUNIT_CASE(revoke_test_race_with_fput),

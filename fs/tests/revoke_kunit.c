@@ -110,7 +110,28 @@ struct file *revoke_test_open_file(struct kunit *test,
 	return file;
 }
 
-/* The same, put at the end of the test, after the test function. */
+/*
+ * A file of an anonymous inode with @fops and @data, made revokable by
+ * @proxy in @domain, put at the end of the test.
+ */
+struct file *revoke_test_open_with(struct kunit *test,
+				   struct revoke_domain *domain,
+				   const struct file_operations *fops,
+				   const struct file_operations *proxy,
+				   void *data)
+{
+	struct file *file;
+
+	file = anon_inode_create_getfile("[revoke_test]", fops, data, O_RDWR,
+					 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	KUNIT_ASSERT_EQ(test, 0, revoke_file_install(file, domain, proxy));
+	return file;
+}
+
+/* revoke_test_open_file(), put at the end of the test. */
 struct file *revoke_test_open(struct kunit *test,
 			      struct revoke_domain *domain, bool block)
 {
@@ -287,14 +308,8 @@ static void revoke_test_splice_once(struct kunit *test)
 
 	tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tf);
-	file = anon_inode_create_getfile("[revoke_test]", &revoke_test_iter_fops,
-					 tf, O_RDONLY, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			revoke_file_install(file, NULL,
-					    &revoke_test_iter_proxy_fops));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, revoke_test_fput, file));
+	file = revoke_test_open_with(test, NULL, &revoke_test_iter_fops,
+				     &revoke_test_iter_proxy_fops, tf);
 	pipe = alloc_pipe_info();
 	KUNIT_ASSERT_NOT_NULL(test, pipe);
 

@@ -53,6 +53,11 @@ int revoke_test_release(struct inode *inode, struct file *file);
 void revoke_test_fput(void *file);
 struct file *revoke_test_open_file(struct kunit *test,
 				   struct revoke_domain *domain, bool block);
+struct file *revoke_test_open_with(struct kunit *test,
+				   struct revoke_domain *domain,
+				   const struct file_operations *fops,
+				   const struct file_operations *proxy,
+				   void *data);
 struct file *revoke_test_open(struct kunit *test,
 			      struct revoke_domain *domain, bool block);
 ssize_t revoke_test_call_read(struct file *file);

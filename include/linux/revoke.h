@@ -27,9 +27,12 @@
  * @ioctl_cmd: if set, what ioctl @cmd returns, instead of @ioctl
  * @release_at_close: the driver's ->release runs at the final fput()
  *	only, never early: revoke closes the gate and waits for the calls in
- *	flight, and the file stays the driver's until it is closed.  For a
- *	driver that counts its open files and whose ->release must run in
- *	its own order (a tty's), and has no ->mmap.
+ *	flight, and the file stays the driver's until it is closed.  Its
+ *	mappings stay too: they hold the file, so they are gone before the
+ *	release, and a fault in one reaches the driver's vm_ops, which
+ *	answer for a revoked file themselves.  For a driver that counts its
+ *	open files and whose ->release must run in its own order (a tty's),
+ *	or that frees what it mapped only at the release (ALSA's).
  *
  * A filesystem whose files failed in their own way after the removal of
  * their object, before it used the core, gives its domains these, so
@@ -169,6 +172,7 @@ int revoke_chrdev_install(struct file *file,
 			  const struct revoke_results *results);
 void revoke_domain_files(struct revoke_domain *domain);
 int revoke_domain_files_killable(struct revoke_domain *domain);
+void revoke_domain_shut(struct revoke_domain *domain);
 bool revoke_domain_enter(struct revoke_domain *domain);
 void revoke_domain_leave(struct revoke_domain *domain);
 void revoke_domain_remove(struct revoke_domain *domain);
