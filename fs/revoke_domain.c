@@ -21,6 +21,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "revoke_internal.h"
 
@@ -296,27 +297,53 @@ int revoke_domain_files_killable(struct revoke_domain *domain)
 }
 EXPORT_SYMBOL_GPL(revoke_domain_files_killable);
 
+/* The pass of revoke_domain_shut(), which a worker runs. */
+struct revoke_domain_shutter {
+	struct work_struct work;
+	struct revoke_domain *domain;
+	u64 last;
+};
+
+static void revoke_domain_shut_work(struct work_struct *work)
+{
+	struct revoke_domain_shutter *s;
+
+	s = container_of(work, struct revoke_domain_shutter, work);
+	revoke_domain_pass(s->domain, s->last, false, false);
+}
+
 /**
  * revoke_domain_shut - cut every file of a domain off, without waiting
  * @domain: the domain
  *
  * revoke_file_shut() of each file in @domain now: new calls fail as on a
- * revoked file and the calls in flight are kicked, but nothing is waited
- * for and no driver is released.  For a driver that cuts its files off
- * where it cannot wait for their calls, and gets them out of its waits
- * itself: ALSA's disconnect of a card, which may run under its driver's
- * locks.  Files opened in @domain afterwards are not cut off.
+ * revoked file and the calls in flight are kicked, but they are not
+ * waited for and no driver is released.  For a driver that cuts its
+ * files off where it cannot wait for their calls, and gets them out of
+ * its waits itself: ALSA's disconnect of a card, which may run under its
+ * driver's locks.  Files opened in @domain afterwards are not cut off.
  *
- * Context: Process context; may sleep.
+ * Context: Process context, not in a call of a file of @domain; sleeps
+ * until a worker has shut the files.
  */
 void revoke_domain_shut(struct revoke_domain *domain)
 {
-	u64 last;
+	struct revoke_domain_shutter s = { .domain = domain };
 
 	spin_lock(&domain->lock);
-	last = domain->seq;
+	s.last = domain->seq;
 	spin_unlock(&domain->lock);
-	revoke_domain_pass(domain, last, false, false);
+	/*
+	 * The pass holds each file while it shuts it.  In a worker, the
+	 * final fput() of a file closed meanwhile is queued to
+	 * delayed_fput(); in the caller's task it would wait for the
+	 * caller's return to user space, which snd_card_free() puts off
+	 * until that very file is released.
+	 */
+	INIT_WORK_ONSTACK(&s.work, revoke_domain_shut_work);
+	queue_work(system_wq, &s.work);
+	flush_work(&s.work);
+	destroy_work_on_stack(&s.work);
 }
 EXPORT_SYMBOL_GPL(revoke_domain_shut);
 

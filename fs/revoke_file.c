@@ -182,6 +182,13 @@ int revoke_fop_release(struct inode *inode, struct file *file)
 	 */
 	if (test_bit(REVOKE_DEAD, &rf->flags))
 		revoke_remove_locks(rf);
+	/*
+	 * A driver released at the last close only may free the domain in
+	 * its ->release (a sound card's, with its last file): out of it
+	 * first.  No revoker waits for the release of such a file.
+	 */
+	if (rf->results->release_at_close)
+		revoke_domain_del(rf);
 	revoke_release_driver(rf);
 released:
 	revoke_domain_del(rf);

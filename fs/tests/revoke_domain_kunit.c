@@ -47,10 +47,20 @@ static void revoke_test_domain_files(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&tf2->late_calls));
 }
 
+/* The task that kicked the calls of the domain's files, for the test. */
+static struct task_struct *revoke_test_kicker;
+
+static void revoke_test_kick_noted(struct file *file)
+{
+	revoke_test_kicker = current;
+}
+
 /*
  * revoke_domain_shut() cuts every file of the domain off and returns with
  * a call in flight, releasing no driver: ALSA's disconnect, whose files
- * are released at their last close only.
+ * are released at their last close only.  A worker shuts them, for the
+ * shut holds each file, and the final fput() of a file closed meanwhile
+ * must not be queued to a caller that waits for the file's release.
  */
 static void revoke_test_domain_shut(struct kunit *test)
 {
@@ -66,6 +76,7 @@ static void revoke_test_domain_shut(struct kunit *test)
 
 	revoke_domain_init(&domain);
 	domain.results = &results;
+	domain.kick = revoke_test_kick_noted;
 	f1 = revoke_test_open_file(test, &domain, true);
 	f2 = revoke_test_open_file(test, &domain, false);
 	busy = test_file(f1);
@@ -73,7 +84,10 @@ static void revoke_test_domain_shut(struct kunit *test)
 	reader = revoke_test_start(test, revoke_test_reader, f1);
 	wait_for_completion(&busy->entered);
 
+	revoke_test_kicker = NULL;
 	revoke_domain_shut(&domain);
+	KUNIT_EXPECT_NOT_NULL(test, revoke_test_kicker);
+	KUNIT_EXPECT_PTR_NE(test, revoke_test_kicker, current);
 	KUNIT_EXPECT_TRUE(test, file_revoked(f1));
 	KUNIT_EXPECT_TRUE(test, file_revoked(f2));
 	KUNIT_EXPECT_EQ(test, -ENODEV, revoke_test_call_read(f2));
@@ -89,6 +103,62 @@ static void revoke_test_domain_shut(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&idle->releases));
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&busy->late_calls));
 	KUNIT_EXPECT_TRUE(test, list_empty(&domain.files));
+}
+
+/* An object with a domain, which the release of its last file frees. */
+struct revoke_test_owner {
+	struct revoke_domain domain;
+};
+
+/* Whether the file was still in the owner's domain at its release. */
+static bool revoke_test_owner_listed;
+
+static int revoke_test_release_owner(struct inode *inode, struct file *file)
+{
+	struct revoke_test_owner *owner = file->private_data;
+
+	revoke_test_owner_listed = !list_empty(&owner->domain.files);
+	kfree(owner);
+	return 0;
+}
+
+static const struct file_operations revoke_test_owned_fops = {
+	.release	= revoke_test_release_owner,
+};
+
+static const struct file_operations revoke_test_owned_proxy_fops = {
+	.release	= revoke_fop_release,
+};
+
+/*
+ * A driver released at the last close only may free the domain in that
+ * release, as a sound card goes with its last file: the file is out of
+ * the domain by then, and the core touches the domain no more.
+ */
+static void revoke_test_release_frees_domain(struct kunit *test)
+{
+	static const struct revoke_results results = {
+		.error			= -ENODEV,
+		.release_at_close	= true,
+	};
+	struct revoke_test_owner *owner;
+	struct file *file;
+
+	owner = kzalloc(sizeof(*owner), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, owner);
+	revoke_domain_init(&owner->domain);
+	owner->domain.results = &results;
+	file = anon_inode_create_getfile("[revoke_test]",
+					 &revoke_test_owned_fops, owner,
+					 O_RDWR, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			revoke_file_install(file, &owner->domain,
+					    &revoke_test_owned_proxy_fops));
+	revoke_domain_shut(&owner->domain);
+	revoke_test_owner_listed = true;
+	__fput_sync(file);
+	KUNIT_EXPECT_FALSE(test, revoke_test_owner_listed);
 }
 
 static void revoke_test_kick(struct file *file)
@@ -541,6 +611,7 @@ static struct kunit_case revoke_domain_test_cases[] = {
 	KUNIT_CASE(revoke_test_domain_files),
 	KUNIT_CASE(revoke_test_domain_kick),
 	KUNIT_CASE(revoke_test_domain_shut),
+	KUNIT_CASE(revoke_test_release_frees_domain),
 	KUNIT_CASE(revoke_test_poll_no_atomic_memory),
 	KUNIT_CASE(revoke_test_poll_nested),
 	KUNIT_CASE(revoke_test_domain_remove),

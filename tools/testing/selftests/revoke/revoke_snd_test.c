@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <linux/soundcard.h>
 #include <sound/asound.h>
 
@@ -245,17 +246,24 @@ static void *unbind_card(void *arg)
 
 /*
  * Disconnect the card in a thread, which unbinds the device and waits in
- * snd_card_free() until every file of the card is closed; return once
- * the control device @ctl is cut off: 0, or -1.
+ * snd_card_free() until every file of the card is closed: 0, or -1.
  */
-static int disconnect(struct unbinder *u, int ctl)
+static int unbind_start(struct unbinder *u)
 {
-	int i, version;
-
 	u->done = 0;
 	if (pthread_create(&u->thread, NULL, unbind_card, u))
 		return -1;
 	u->running = true;
+	return 0;
+}
+
+/* The same, and return once the control device @ctl is cut off. */
+static int disconnect(struct unbinder *u, int ctl)
+{
+	int i, version;
+
+	if (unbind_start(u))
+		return -1;
 	for (i = 0; i < 1000; i++) {
 		if (ioctl(ctl, SNDRV_CTL_IOCTL_PVERSION, &version) &&
 		    errno == ENODEV)
@@ -319,6 +327,33 @@ TEST_F(snd, disconnect_cuts_files_off)
 	self->ctl = open_dev("/dev/snd/controlC%d", dummy_card(), O_RDWR);
 	ASSERT_GE(self->ctl, 0);
 	EXPECT_EQ(ioctl(self->ctl, SNDRV_CTL_IOCTL_PVERSION, &version), 0);
+}
+
+/*
+ * Files closed while the disconnect cuts them off: it holds each while it
+ * does, and the last put of one closed meanwhile is then its own, which
+ * must not wait for the unbinding task to return to user space, since
+ * that task waits in snd_card_free() for the file's release.
+ */
+TEST_F(snd, disconnect_racing_close)
+{
+	struct rlimit nofile = { 4096, 4096 };
+	int fd[2000], i;
+
+	ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	for (i = 0; i < ARRAY_SIZE(fd); i++) {
+		fd[i] = open_dev("/dev/snd/controlC%d", self->card, O_RDWR);
+		ASSERT_GE(fd[i], 0);
+	}
+	ASSERT_EQ(unbind_start(&self->unbind), 0);
+	/* From the last: the disconnect cuts them off from the first. */
+	for (i = ARRAY_SIZE(fd) - 1; i >= 0; i--)
+		close(fd[i]);
+	close(self->ctl);
+	close(self->pcm);
+	self->ctl = -1;
+	self->pcm = -1;
+	EXPECT_EQ(rebind(&self->unbind), 0);
 }
 
 static int wait_ctl_event(struct waiter *w)
