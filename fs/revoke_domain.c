@@ -131,10 +131,13 @@ int revoke_domain_add(struct revokable_file *rf, struct revoke_domain *domain)
 /*
  * Take @rf out of its domain: once revoke released its driver, or at the
  * final fput(), one after the other (whoever claimed the release does
- * it).  Until then a revoked file stays in its domain, so that a revoker
- * coming later, the removal of the domain's object above all, finds it
- * and waits for REVOKE_DONE, set after this.  The domain is alive while
- * @rf is in it.
+ * it); a file released at its last close only leaves before its release
+ * (see revoke_fop_release()).  Until then a revoked file stays in its
+ * domain, so that a revoker coming later, the removal of the domain's
+ * object above all, finds it and waits for REVOKE_DONE, set after this.
+ * The domain is alive while @rf is in it, and while a revoker that found
+ * @rf there runs: its owner sees to that (a sound card's device
+ * reference, held by the revoker's caller).
  */
 void revoke_domain_del(struct revokable_file *rf)
 {

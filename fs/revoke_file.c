@@ -185,7 +185,9 @@ int revoke_fop_release(struct inode *inode, struct file *file)
 	/*
 	 * A driver released at the last close only may free the domain in
 	 * its ->release (a sound card's, with its last file): out of it
-	 * first.  No revoker waits for the release of such a file.
+	 * first.  No revoker releases such a file, nor waits for its
+	 * release; one that found it in the domain keeps the domain alive
+	 * itself (see revoke_domain_del()).
 	 */
 	if (rf->results->release_at_close)
 		revoke_domain_del(rf);

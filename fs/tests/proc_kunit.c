@@ -219,7 +219,7 @@ static void proc_test_poll_removed(struct kunit *test)
 static void proc_test_remove_idle_atomic(struct kunit *test)
 {
 	struct proc_test *t = proc_test_create(test);
-	DEFINE_SPINLOCK(lock);
+	static DEFINE_SPINLOCK(lock);
 
 	spin_lock(&lock);
 	proc_test_remove(t);

@@ -409,11 +409,14 @@ static void revoke_test_release_at_close_maps(struct kunit *test)
 		.release_at_close	= true,
 	};
 	struct vm_area_struct vma = {};
-	struct revoke_domain domain;
+	struct revoke_domain *domain;
 	struct revoke_test_file *tf;
 	struct file *file;
 
-	file = revoke_test_open_calls(test, &domain, &results);
+	/* The file's last put, after the test, leaves the domain then. */
+	domain = kunit_kzalloc(test, sizeof(*domain), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, domain);
+	file = revoke_test_open_calls(test, domain, &results);
 	tf = test_file(file);
 	vma.vm_file = file;
 	KUNIT_EXPECT_EQ(test, 0, file->f_op->mmap(file, &vma));
